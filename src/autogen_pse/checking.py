@@ -1,0 +1,109 @@
+"""Programmatic checks and sanitizing of an artifact, with fact references rendered first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import PseError, RunError
+from .facts import FACT_REF, render, unknown_fact_check
+from .hooks import CheckContext, CheckResult, Fact, Sanitized
+from .registry import TaskSpec
+
+
+class Checker:
+    """Runs a task's ``checks.py`` / ``sanitize.py`` against the task's facts.
+
+    Raises:
+        RunError: a hook raised or returned the wrong type (a bug in the task, not in the artifact).
+    """
+
+    def __init__(
+        self,
+        task: TaskSpec,
+        *,
+        facts: dict[str, Fact],
+        data: dict[str, Any],
+        workspace: Path,
+        vars: dict[str, str],
+    ) -> None:
+        self._task = task
+        self._facts = facts
+        self._data = data
+        self._workspace = workspace
+        self._vars = vars
+        self._checks = task.hook("checks", "checks")
+        self._sanitize = task.hook("sanitize", "sanitize")
+
+    @property
+    def has_sanitize(self) -> bool:
+        return self._sanitize is not None
+
+    def render(self, raw: str) -> tuple[str, list[str]]:
+        """``(rendered, unknown_fact_ids)`` — see :func:`autogen_pse.facts.render`."""
+        return render(raw, self._facts)
+
+    def run(self, raw: str) -> tuple[str, list[CheckResult]]:
+        """Render ``raw`` and run every check on it; returns ``(rendered, results)``."""
+        rendered, unknown = self.render(raw)
+        return rendered, self.check(rendered, raw=raw, unknown=unknown)
+
+    def check(self, rendered: str, *, raw: str = "", unknown: list[str] | None = None) -> list[CheckResult]:
+        """Run the checks on an already rendered artifact."""
+        results: list[CheckResult] = []
+        if unknown or FACT_REF.search(raw or ""):
+            results.append(unknown_fact_check(unknown or []))
+        if self._checks is not None:
+            out = self._call("checks", self._checks, self._ctx(rendered, raw))
+            if not isinstance(out, list) or not all(isinstance(r, CheckResult) for r in out):
+                raise RunError(f"{self._task.dir / 'checks.py'}: checks() must return list[CheckResult]")
+            results.extend(out)
+        return results
+
+    def sanitize(self, rendered: str) -> Sanitized:
+        """Apply the task's sanitize rules (identity when the task has none)."""
+        if self._sanitize is None:
+            return Sanitized(artifact=rendered)
+        out = self._call("sanitize", self._sanitize, self._ctx(rendered, rendered))
+        if not isinstance(out, Sanitized):
+            raise RunError(f"{self._task.dir / 'sanitize.py'}: sanitize() must return Sanitized")
+        return out
+
+    def _ctx(self, rendered: str, raw: str) -> CheckContext:
+        return CheckContext(
+            artifact=rendered,
+            raw_artifact=raw,
+            facts=self._facts,
+            data=self._data,
+            workspace=self._workspace,
+            task_dir=self._task.dir,
+            vars=self._vars,
+        )
+
+    def _call(self, hook: str, fn: Any, ctx: CheckContext) -> Any:
+        try:
+            return fn(ctx)
+        except PseError:
+            raise
+        except Exception as exc:
+            raise RunError(f"{self._task.dir / (hook + '.py')}: {hook}() raised {type(exc).__name__}: {exc}") from exc
+
+
+def failed(results: list[CheckResult]) -> list[CheckResult]:
+    return [r for r in results if not r.ok]
+
+
+def all_pass(results: list[CheckResult]) -> bool:
+    """True when no error-severity check failed."""
+    return not any(not r.ok and r.severity == "error" for r in results)
+
+
+def grounding(results: list[CheckResult]) -> dict[str, Any] | None:
+    """Grounding score = supported claims / checked claims over all checks, or None if none checked."""
+    checked = sum(r.claims_checked for r in results)
+    if checked == 0:
+        return None
+    supported = sum(r.claims_supported for r in results)
+    unsupported = [u for r in results for u in r.unsupported]
+    return {"score": round(supported / checked, 4), "checked": checked, "supported": supported,
+            "unsupported": unsupported}

@@ -1,0 +1,149 @@
+"""Command line: ``python cli.py …`` or ``pse …``.
+
+Exit codes: 0 PASS · 1 run ended without PASS · 2 user error · 3 runtime or model error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .config import Settings
+from .errors import EXIT_USER_ERROR, PseError, UserError
+
+app = typer.Typer(
+    name="pse",
+    help="Planner–Specialist–Evaluator runs whose artifacts are checked against real data.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+
+
+def _settings() -> Settings:
+    return Settings()
+
+
+def _parse_vars(pairs: list[str]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--var {pair!r}: expected KEY=VALUE")
+        values[key.strip()] = value
+    return values
+
+
+@app.command("list")
+def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
+    """List the tasks of the registry."""
+    from .preparation import needs_prepare
+    from .registry import load_registry, load_task
+
+    settings = _settings()
+    rows = []
+    for entry in load_registry(settings.tasks_dir).tasks:
+        stale = needs_prepare(load_task(settings.tasks_dir, entry.name), settings.state_dir, {})
+        rows.append({"name": entry.name, "title": entry.title, "description": entry.description,
+                     "needs_prepare": stale})
+    if json_out:
+        out.print_json(json.dumps({"data": rows, "count": len(rows)}))
+        return
+    table = Table("task", "title", "description", "prepare?")
+    for r in rows:
+        table.add_row(r["name"], r["title"], r["description"], "yes" if r["needs_prepare"] else "")
+    out.print(table)
+
+
+@app.command()
+def run(
+    task: Annotated[str, typer.Argument(help="Task name (see `pse list`)")],
+    model: Annotated[str | None, typer.Option("--model", "-m", help="local | openai:<model> | scripted:<file>")] = None,
+    max_cycles: Annotated[int | None, typer.Option("--max-cycles", min=1, max=50)] = None,
+    var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE for the task (repeatable)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live output")] = False,
+) -> None:
+    """Run TASK; shows every turn live and ends with a summary and the trace path."""
+    from .console import ConsoleSink, print_summary
+    from .runner import RunRequest, execute, plan_run
+
+    settings = _settings()
+    request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
+    plan = plan_run(request, settings)
+    live = Console(highlight=False, stderr=json_out)
+    sink = ConsoleSink(live, quiet=quiet or json_out)
+
+    async def main() -> object:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        return await execute(plan, settings, sinks=[sink], stop=stop)
+
+    result = asyncio.run(main())
+    if json_out:
+        out.print_json(result.model_dump_json())  # type: ignore[attr-defined]
+    else:
+        print_summary(out, result)
+    raise typer.Exit(result.exit_code)  # type: ignore[attr-defined]
+
+
+@app.command()
+def prepare(
+    task: Annotated[str, typer.Argument(help="Task name")],
+    var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE (repeatable)")] = None,
+) -> None:
+    """Compute TASK's facts and prepared task text now (a run also does it when inputs are newer)."""
+    from .preparation import ensure_prepared
+    from .registry import load_task
+
+    settings = _settings()
+    spec = load_task(settings.tasks_dir, task)
+    outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True)
+    where = outcome.out_dir or "(no prepare hook: the task text comes from task.md)"
+    out.print(f"prepared {task}: {len(outcome.prepared.facts)} facts → {where}")
+
+
+def _register_subcommands() -> None:
+    from .cli_trace import trace_app
+    from .knowledge.cli import kb_app
+
+    app.add_typer(trace_app, name="trace")
+    app.add_typer(kb_app, name="kb")
+
+
+_register_subcommands()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: runs the app and turns errors into one line and an exit code."""
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        rv = app(args=argv, standalone_mode=False)
+        return rv if isinstance(rv, int) else 0
+    except PseError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        err.print("[bold red]aborted[/]")
+        return 130
+    except typer.TyperException as exc:  # usage errors: bad option, missing argument
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        err.print(f"[bold red]error:[/] {escape(message)} (see --help)")
+        return EXIT_USER_ERROR
+
+
+def entry() -> None:
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""``pse trace``: list runs from the SQLite index, show one trace, rebuild the index."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .config import Settings
+from .console import OUTCOME_STYLE
+
+trace_app = typer.Typer(help="Audit runs: list (default), show RUN_ID, reindex.", invoke_without_command=True)
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+
+
+def _store() -> Any:
+    from .store import TraceStore
+
+    return TraceStore(Settings())
+
+
+@trace_app.callback()
+def trace_list(
+    ctx: typer.Context,
+    n: Annotated[int, typer.Option("-n", min=1, max=1000, help="How many runs, newest first")] = 5,
+    task: Annotated[str | None, typer.Option("--task", help="Only this task")] = None,
+    verdict: Annotated[str | None, typer.Option("--verdict", help="PASS | PARTIAL | FAIL | BLOCKED")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="ISO date/time, e.g. 2026-11-30")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """List the newest runs (a query on traces/index.sqlite)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from .filters import parse_filters
+
+    store = _store()
+    filters = parse_filters(task=task, verdict=verdict, since=since)
+    page = store.index.list(limit=n, **filters)
+    if json_out:
+        out.print_json(json.dumps({"data": [r.model_dump() for r in page.data], "count": page.count}))
+        return
+    table = Table("run_id", "started (UTC)", "task", "model", "status", "verdict", "cycles", "tokens", "cost")
+    for column in table.columns[:2]:
+        column.no_wrap = True
+    for r in page.data:
+        style = OUTCOME_STYLE.get(r.verdict or "", "")
+        cost = "—" if r.cost is None else f"{r.cost:.4f} {r.currency or ''}"
+        table.add_row(r.run_id, r.started_at[:19].replace("T", " "), r.task, escape(r.model), r.status,
+                      f"[{style}]{r.verdict or '—'}[/]", str(r.cycles),
+                      f"{r.prompt_tokens + r.completion_tokens:,}", cost)
+    out.print(table)
+    out.print(f"[dim]{len(page.data)} of {page.count} runs[/]")
+
+
+@trace_app.command("show")
+def trace_show(
+    run_id: Annotated[str, typer.Argument(help="Run id (see `pse trace`)")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print trace.json")] = False,
+) -> None:
+    """Show one run: cycles, verdicts, checks, usage."""
+    from .store.ids import validate_run_id
+
+    doc = _store().load_trace(validate_run_id(run_id))
+    if json_out:
+        out.print_json(json.dumps(doc))
+        return
+    style = OUTCOME_STYLE.get(doc.get("verdict") or "", "")
+    out.print(f"[bold]{doc['run_id']}[/] {doc['task']} · {escape(doc['model'])} · {doc['status']} · "
+              f"[{style}]{doc.get('verdict') or '—'}[/] {doc.get('reason') or ''}")
+    for cycle in doc.get("cycles", []):
+        v = cycle.get("verdict") or {}
+        out.rule(f"cycle {cycle['index']} · {cycle['kind']} · {v.get('outcome', '—')} {v.get('reason', '')}")
+        for m in cycle.get("messages", []):
+            out.print(f"[bold]{m['source']}[/] [dim]{m['type']}[/] {escape(_message_text(m)[:300])}")
+        for c in cycle.get("checks", []):
+            out.print(f"  {'✓' if c['ok'] else '✗'} {c['name']}: {escape(c['detail'][:200])}")
+        for issue in v.get("issues", []):
+            out.print(f"  - {escape(issue[:300])}")
+    u = doc.get("usage") or {}
+    out.print(f"usage: {u.get('prompt_tokens', 0):,} prompt + {u.get('completion_tokens', 0):,} completion, "
+              f"cost {u.get('cost')}")
+    art = doc.get("artifact") or {}
+    if art:
+        out.print(f"artifact: {art.get('path')} ({'verified' if art.get('verified') else 'unverified'})")
+
+
+def _message_text(m: dict[str, Any]) -> str:
+    if m.get("tool_calls"):
+        return ", ".join(f"{c['name']}({json.dumps(c['arguments'])[:80]})" for c in m["tool_calls"])
+    if m.get("tool_results"):
+        return " | ".join(f"{r['name']}: {(r['content'].splitlines() or [''])[0]}" for r in m["tool_results"])
+    return str(m.get("content") or "")
+
+
+@trace_app.command("reindex")
+def trace_reindex() -> None:
+    """Rebuild traces/index.sqlite from the trace files."""
+    count = _store().reindex()
+    out.print(f"reindexed {count} runs")

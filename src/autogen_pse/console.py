@@ -1,0 +1,120 @@
+"""Rich rendering of RunEvents and run summaries (with the CLI, the only place that prints)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .events import EventKind, RunEvent
+
+ROLE_STYLE = {"planner": "cyan", "specialist": "magenta", "evaluator": "yellow", "user": "white"}
+OUTCOME_STYLE = {"PASS": "bold green", "PARTIAL": "bold yellow", "FAIL": "bold red", "BLOCKED": "bold red"}
+PREVIEW = 600  # characters of a message shown live
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+class ConsoleSink:
+    """Prints each event of a run as it happens: cycles, turns, tool calls, verdicts, tokens."""
+
+    def __init__(self, console: Console, *, quiet: bool = False) -> None:
+        self.console = console
+        self.quiet = quiet
+        self.tokens = 0
+
+    def __call__(self, event: RunEvent) -> None:
+        if self.quiet:
+            return
+        handler = getattr(self, f"_on_{event.kind.value}", None)
+        if handler is not None:
+            handler(event, event.payload)
+
+    def _on_run_started(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.print(f"[bold]run {e.run_id}[/] task [bold]{escape(p['task'])}[/] model {escape(p['model'])}")
+
+    def _on_prepared(self, e: RunEvent, p: dict[str, Any]) -> None:
+        what = "re-prepared" if p.get("reprepared") else "prepared (cached)"
+        self.console.print(f"[dim]inputs {what}: {p.get('facts')} facts[/]")
+
+    def _on_retrieval(self, e: RunEvent, p: dict[str, Any]) -> None:
+        sources = sorted({c["source"] for c in p.get("chunks", [])})
+        self.console.print(f"[dim]retrieved for {p.get('role')} ({p.get('via')}): {len(p.get('chunks', []))} "
+                           f"chunks from {escape(', '.join(sources)) or '—'}[/]")
+
+    def _on_cycle_started(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.rule(f"cycle {p['index']} · {p['kind']}")
+
+    def _on_message(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self._count(p)
+        style = ROLE_STYLE.get(p["source"], "white")
+        text = p["content"].strip()
+        if len(text) > PREVIEW:
+            text = text[:PREVIEW] + f" … [{len(p['content'])} chars]"
+        self.console.print(f"[{style} bold]{p['source']}[/] {self._tok()}\n{escape(text)}")
+
+    def _on_tool_call(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self._count(p)
+        for call in p["calls"]:
+            args = json.dumps(call["arguments"])[:160]
+            self.console.print(f"  [dim]↳ {p['source']} calls[/] [bold]{call['name']}[/]({escape(args)})")
+
+    def _on_tool_result(self, e: RunEvent, p: dict[str, Any]) -> None:
+        for r in p["results"]:
+            first = (r["content"].strip().splitlines() or [""])[0][:160]
+            mark = "[red]✗[/]" if r["is_error"] else "[green]✓[/]"
+            self.console.print(f"  {mark} [dim]{r['name']}: {escape(first)}[/]")
+
+    def _on_check(self, e: RunEvent, p: dict[str, Any]) -> None:
+        mark = "[green]✓[/]" if p["ok"] else ("[red]✗[/]" if p["severity"] == "error" else "[yellow]![/]")
+        self.console.print(f"  {mark} check [bold]{p['name']}[/] ({p['phase']}): {escape(p['detail'][:200])}")
+
+    def _on_verdict(self, e: RunEvent, p: dict[str, Any]) -> None:
+        style = OUTCOME_STYLE.get(p["outcome"], "bold")
+        self.console.print(f"[{style}]verdict {p['outcome']}[/] / {p['reason']} [dim]({p['origin']})[/]")
+        for n, issue in enumerate(p["issues"][:10], 1):
+            self.console.print(f"   {n}. {escape(issue[:300])}")
+
+    def _on_sanitized(self, e: RunEvent, p: dict[str, Any]) -> None:
+        for c in p["changes"]:
+            self.console.print(f"  [cyan]sanitized[/] {c['rule']}: {escape(c['before'][:80])} → {escape(c['after'][:80])}")
+
+    def _on_artifact(self, e: RunEvent, p: dict[str, Any]) -> None:
+        g = p.get("grounding")
+        if g:
+            self.console.print(f"grounding score [bold]{g['score']:.2f}[/] ({g['supported']}/{g['checked']} claims)")
+
+    def _on_warning(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.print(f"[yellow]warning:[/] {escape(p['message'])}")
+
+    def _count(self, p: dict[str, Any]) -> None:
+        u = p.get("usage")
+        if u:
+            self.tokens += u["prompt_tokens"] + u["completion_tokens"]
+
+    def _tok(self) -> str:
+        return f"[dim]· {self.tokens:,} tokens so far[/]"
+
+
+def print_summary(console: Console, result: Any) -> None:
+    """Final summary of a run: verdict, cycles, tokens, cost, trace and artifact paths."""
+    u = result.usage
+    style = OUTCOME_STYLE.get(result.verdict or "", "bold red")
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_row("verdict", f"[{style}]{result.verdict or '—'}[/] / {result.reason or '—'}"
+                  + (f" (limit {result.limit})" if result.limit else ""))
+    table.add_row("status", result.status + (f" — {escape(result.error)}" if result.error else ""))
+    table.add_row("cycles", str(result.cycles))
+    table.add_row("tokens", f"{u['prompt_tokens']:,} prompt + {u['completion_tokens']:,} completion "
+                            f"in {u['model_calls']} calls")
+    cost = "unknown (model not in the price table)" if u["cost"] is None else f"{u['cost']:.6f} {u['currency']}"
+    table.add_row("cost", cost)
+    table.add_row("artifact", f"{result.artifact_path or '—'} ({'verified' if result.verified else 'unverified'})")
+    table.add_row("trace", result.trace_dir)
+    console.rule("summary")
+    console.print(table)

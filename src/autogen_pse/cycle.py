@@ -1,0 +1,299 @@
+"""The cycle loop: run fresh teams until a verdict ends the run or a limit does.
+
+Rules (see docs/cycle-loop.md):
+
+* PASS ends the run. BLOCKED (evaluator or declared by planner/specialist) ends the run.
+* PARTIAL starts a *fix* cycle (original task + current artifact + numbered issues).
+* FAIL starts a *re-plan* cycle (original task + failure reasons).
+* Limits — counters are **cumulative** over the run: a run tolerates ``max_partial`` PARTIAL and
+  ``max_fail`` FAIL verdicts; one more ends it. ``max_cycles`` cycles at most; ``token_budget``
+  (prompt + completion tokens) and ``run_timeout`` (seconds, wall clock) are checked too. A limit
+  ends the run BLOCKED with reason ``LIMIT_REACHED`` and ``limit`` naming it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autogen_agentchat.base import Response, TaskResult
+from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, TextMessage
+from autogen_core import CancellationToken
+from autogen_core.tools import BaseTool
+
+from .agents import Team, build_team
+from .artifact import files_artifact, materialize_code_blocks, message_artifact
+from .checking import Checker, all_pass, failed
+from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
+from .events import EventEmitter, EventKind
+from .messages import message_event
+from .registry import TaskSpec
+from .usage import UsageTotals
+from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
+
+STOP_GRACE = 3.0  # seconds an external stop waits for the current turn before cancelling it
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Run limits; see the module docstring for how they count."""
+
+    max_cycles: int = 6
+    max_partial: int = 3
+    max_fail: int = 2
+    max_turns: int = 9
+    run_timeout: float = 1800.0
+    token_budget: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class CycleInputs:
+    """Everything the loop needs; built by :mod:`autogen_pse.runner`."""
+
+    task: TaskSpec
+    task_text: str
+    provider: Any  # autogen_pse.models.ModelProvider
+    emitter: EventEmitter
+    checker: Checker
+    workspace: Path
+    limits: Limits
+    usage: UsageTotals
+    tools: dict[str, list[BaseTool]] = field(default_factory=dict)
+    context: dict[str, str] = field(default_factory=dict)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    output_cap: int = 16_000
+
+
+@dataclass
+class RunOutcome:
+    """How the loop ended. ``status`` is finished | error | cancelled."""
+
+    status: str
+    verdict: Verdict | None
+    cycles: int
+    raw_artifact: str
+    evaluator_pass: bool = False
+    limit: str | None = None
+    error: str | None = None
+    artifact_issues: list[str] = field(default_factory=list)
+
+
+class _Stopped(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+async def run_cycles(inp: CycleInputs) -> RunOutcome:
+    """Run cycles until PASS, BLOCKED, a limit, an external stop or an error."""
+    loop = CycleLoop(inp)
+    return await loop.run()
+
+
+class CycleLoop:
+    def __init__(self, inp: CycleInputs) -> None:
+        self.inp = inp
+        self.partial = 0
+        self.fail = 0
+        self.artifact = ""
+        self.evaluator_pass = False
+        self.deadline = time.monotonic() + inp.limits.run_timeout
+
+    async def run(self) -> RunOutcome:
+        inp, limits = self.inp, self.inp.limits
+        kind, text, index = "initial", inp.task_text, 0
+        verdict: Verdict | None = None
+        while True:
+            index += 1
+            try:
+                verdict = await self._cycle(index, kind, text)
+            except _Stopped as stop:
+                if stop.why == "cancelled":
+                    return self._outcome("cancelled", verdict, index, error="cancelled by request")
+                limit_verdict = self._limit("run_timeout", f"{limits.run_timeout:g} s", verdict)
+                return self._outcome("finished", limit_verdict, index, limit="run_timeout")
+            except Exception as exc:  # the run ends with status error; completed cycles stay in the trace
+                return self._outcome("error", verdict, index, error=_error_line(exc))
+            outcome = verdict.outcome
+            if outcome in (Outcome.PASS, Outcome.BLOCKED):
+                return self._outcome("finished", verdict, index)
+            if outcome is Outcome.PARTIAL:
+                self.partial += 1
+                if self.partial > limits.max_partial:
+                    return self._limited("max_partial", f"{limits.max_partial} PARTIAL", verdict, index)
+                kind, text = "fix", fix_task_text(inp.task_text, self.artifact, verdict)
+            else:
+                self.fail += 1
+                if self.fail > limits.max_fail:
+                    return self._limited("max_fail", f"{limits.max_fail} FAIL", verdict, index)
+                kind, text = "replan", replan_task_text(inp.task_text, verdict)
+            if index >= limits.max_cycles:
+                return self._limited("max_cycles", f"{limits.max_cycles} cycles", verdict, index)
+            if limits.token_budget is not None and inp.usage.total_tokens >= limits.token_budget:
+                return self._limited("token_budget", f"{limits.token_budget} tokens", verdict, index)
+
+    # --- one cycle ---------------------------------------------------------------------------
+
+    async def _cycle(self, index: int, kind: str, text: str) -> Verdict:
+        inp = self.inp
+        emit = inp.emitter.emit
+        emit(EventKind.CYCLE_STARTED, {"index": index, "kind": kind, "task_text": text}, cycle=index)
+        cycle_usage = UsageTotals(model_name=inp.usage.model_name, prices=inp.usage.prices)
+        team = build_team(
+            inp.task,
+            {role: inp.provider.client_for(role) for role in ("planner", "specialist", "evaluator")},
+            tools=inp.tools,
+            context=inp.context,
+            max_turns=inp.limits.max_turns,
+        )
+        await self._guarded(self._chat(team, text, index, cycle_usage), team)
+        verdict, origin = await self._read_verdict(team, index, cycle_usage)
+        self._update_artifact(team)
+
+        rendered, results = inp.checker.run(self.artifact)
+        for r in results:
+            emit(EventKind.CHECK, {**r.model_dump(), "phase": "cycle"}, cycle=index)
+        agent_outcome = verdict.outcome
+        bad = failed(results)
+        merged = merge_checks(verdict, [(r.name, r.severity, r.detail) for r in bad])
+        if merged.outcome is not agent_outcome:
+            origin = "checks"
+        self.evaluator_pass = agent_outcome is Outcome.PASS and origin != "declared"
+        if self.evaluator_pass and not all_pass(results) and inp.checker.has_sanitize:
+            # Deterministic rules may repair what the checks found; accept only if every check passes.
+            sanitized = inp.checker.sanitize(rendered)
+            if sanitized.changes and all_pass(inp.checker.check(sanitized.artifact, raw=sanitized.artifact)):
+                merged = verdict.model_copy(update={"issues": [
+                    *verdict.issues, f"{len(sanitized.changes)} sanitize change(s) repair the failing checks"]})
+                origin = "sanitized"
+        emit(EventKind.VERDICT, {**_verdict_dict(merged), "origin": origin,
+                                 "agent_outcome": agent_outcome.value}, cycle=index)
+        inp.usage.merge(cycle_usage)
+        usage = cycle_usage.to_dict()
+        emit(EventKind.USAGE, {"scope": "cycle", "usage": usage}, cycle=index)
+        emit(EventKind.CYCLE_FINISHED, {"index": index, "verdict": _verdict_dict(merged), "usage": usage,
+                                        "artifact_chars": len(self.artifact)}, cycle=index)
+        return merged
+
+    async def _chat(self, team: Team, text: str, index: int, usage: UsageTotals) -> None:
+        async for item in team.team.run_stream(task=text):
+            if isinstance(item, TaskResult):
+                break
+            if isinstance(item, BaseChatMessage) and item.source == "user":
+                continue  # the task text is already in cycle_started
+            self._emit_item(item, index, usage)
+
+    async def _read_verdict(self, team: Team, index: int, usage: UsageTotals) -> tuple[Verdict, str]:
+        state = team.state
+        if state.verdict is not None:
+            return state.verdict, "declared" if state.declared_by else "evaluator"
+        if state.malformed_text is not None:
+            error = _parse_error(state.malformed_text)
+            if state.turns < self.inp.limits.max_turns:
+                reply = await self._guarded(self._reask(team, error, index, usage), team)
+                try:
+                    return parse_trailer(reply), "evaluator"
+                except VerdictParseError as exc:
+                    error = str(exc)
+            return Verdict(outcome=Outcome.PARTIAL, reason=Reason.FORMAT_ISSUE,
+                           issues=[f"the evaluator gave no valid verdict after one re-ask: {error}"],
+                           summary="Verdict missing or malformed; treated as PARTIAL."), "format"
+        return Verdict(outcome=Outcome.PARTIAL, reason=Reason.INCOMPLETE,
+                       issues=[f"the turn cap ({self.inp.limits.max_turns} turns) was reached before a verdict"],
+                       summary="No verdict within the turn cap."), "turn_cap"
+
+    async def _reask(self, team: Team, error: str, index: int, usage: UsageTotals) -> str:
+        evaluator = team.agents["evaluator"]
+        ask = TextMessage(content=REASK_TEXT.format(error=error), source="user")
+        reply = ""
+        async for item in evaluator.on_messages_stream([ask], CancellationToken()):
+            if isinstance(item, Response):
+                self._emit_item(item.chat_message, index, usage)
+                if isinstance(item.chat_message, TextMessage):
+                    reply = item.chat_message.content
+            else:
+                self._emit_item(item, index, usage)
+        team.state.turns += 1
+        return reply
+
+    async def _guarded(self, coro: Any, team: Team) -> Any:
+        """Run ``coro`` until done, an external stop or the run deadline (then stop it)."""
+        task = asyncio.ensure_future(coro)
+        stop_wait = asyncio.ensure_future(self.inp.stop.wait())
+        try:
+            remaining = max(0.0, self.deadline - time.monotonic())
+            done, _ = await asyncio.wait({task, stop_wait}, timeout=remaining,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if task in done:
+                return task.result()
+            why = "cancelled" if stop_wait in done else "timeout"
+            team.external.set()
+            try:
+                await asyncio.wait_for(asyncio.shield(task), timeout=STOP_GRACE)
+            except BaseException:  # noqa: BLE001 - the turn is being abandoned either way
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+            raise _Stopped(why)
+        finally:
+            stop_wait.cancel()
+
+    def _emit_item(self, item: BaseAgentEvent | BaseChatMessage, index: int, usage: UsageTotals) -> None:
+        converted = message_event(item, self.inp.output_cap)
+        if converted is None:
+            return
+        kind, payload = converted
+        u = payload.get("usage")
+        if u is not None:
+            payload["usage"] = usage.add(payload["source"], u["prompt_tokens"], u["completion_tokens"])
+            for warning in usage.pop_warnings():
+                self.inp.emitter.emit(EventKind.WARNING, {"message": warning}, cycle=index)
+        self.inp.emitter.emit(kind, payload, cycle=index)
+
+    def _update_artifact(self, team: Team) -> None:
+        text = team.state.last_text.get("specialist")
+        task = self.inp.task
+        if task.entry.artifact == "files":
+            if text:
+                materialize_code_blocks(text, self.inp.workspace)
+            self.artifact = files_artifact(self.inp.workspace, task.entry.artifact_glob)
+        elif text:
+            self.artifact = message_artifact(text)
+
+    # --- endings -----------------------------------------------------------------------------
+
+    def _limit(self, name: str, value: str, last: Verdict | None) -> Verdict:
+        return Verdict(outcome=Outcome.BLOCKED, reason=Reason.LIMIT_REACHED,
+                       issues=list(last.issues) if last else [],
+                       summary=f"Limit {name} reached ({value}) without PASS.")
+
+    def _limited(self, name: str, value: str, last: Verdict, index: int) -> RunOutcome:
+        return self._outcome("finished", self._limit(name, value, last), index, limit=name)
+
+    def _outcome(self, status: str, verdict: Verdict | None, cycles: int, *, limit: str | None = None,
+                 error: str | None = None) -> RunOutcome:
+        return RunOutcome(status=status, verdict=verdict, cycles=cycles, raw_artifact=self.artifact,
+                          evaluator_pass=self.evaluator_pass and status == "finished", limit=limit,
+                          error=error, artifact_issues=list(verdict.issues) if verdict else [])
+
+
+def _verdict_dict(v: Verdict) -> dict[str, Any]:
+    return {"outcome": v.outcome.value, "reason": v.reason.value, "issues": v.issues, "summary": v.summary}
+
+
+def _parse_error(text: str) -> str:
+    try:
+        parse_trailer(text)
+    except VerdictParseError as exc:
+        return str(exc)
+    return "unknown"
+
+
+def _error_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"{type(exc).__name__}: {text}"[:500]

@@ -1,0 +1,83 @@
+"""RunEvent: the one envelope every part of a run emits.
+
+Events are the single source of truth of a run: the trace store, the console and SSE subscribers
+are sinks of the same stream. ``seq`` starts at 1 and grows by one per event within a run.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class EventKind(StrEnum):
+    RUN_STARTED = "run_started"
+    PREPARED = "prepared"
+    RETRIEVAL = "retrieval"
+    CYCLE_STARTED = "cycle_started"
+    MESSAGE = "message"
+    TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
+    VERDICT = "verdict"
+    CHECK = "check"
+    USAGE = "usage"
+    CYCLE_FINISHED = "cycle_finished"
+    SANITIZED = "sanitized"
+    ARTIFACT = "artifact"
+    WARNING = "warning"
+    RUN_FINISHED = "run_finished"
+
+
+#: Kinds that change what a run-level listing shows (used by the live history feed).
+RUN_LEVEL_KINDS = frozenset({EventKind.RUN_STARTED, EventKind.CYCLE_FINISHED, EventKind.RUN_FINISHED})
+
+
+def utc_now() -> str:
+    """Current UTC time as ISO 8601 with milliseconds and a ``Z`` suffix."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class RunEvent(BaseModel):
+    """One event. ``cycle`` is 0 for run-level events, else the 1-based cycle index."""
+
+    run_id: str
+    seq: int
+    cycle: int = 0
+    ts: str = Field(default_factory=utc_now)
+    kind: EventKind
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+
+EventSink = Callable[[RunEvent], None]
+
+
+class EventEmitter:
+    """Numbers a run's events and hands each, in order, to every sink.
+
+    Sinks are synchronous and fast (append to a file, put into a bounded queue, render a line);
+    an exception from a sink (e.g. :class:`~autogen_pse.errors.StoreError`) propagates to the run.
+    """
+
+    def __init__(self, run_id: str, sinks: list[EventSink] | None = None) -> None:
+        self.run_id = run_id
+        self._sinks: list[EventSink] = list(sinks or [])
+        self._seq = 0
+
+    def add_sink(self, sink: EventSink) -> None:
+        self._sinks.append(sink)
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    def emit(self, kind: EventKind, payload: dict[str, Any] | None = None, *, cycle: int = 0) -> RunEvent:
+        """Create the next event and deliver it to every sink; returns the event."""
+        self._seq += 1
+        event = RunEvent(run_id=self.run_id, seq=self._seq, cycle=cycle, kind=kind, payload=payload or {})
+        for sink in self._sinks:
+            sink(event)
+        return event

@@ -1,0 +1,107 @@
+"""Run a task's ``prepare`` hook, cache its output, and re-prepare when inputs are newer.
+
+Prepared output lives in ``<state_dir>/prepared/<task>/<vars-key>/``: ``facts.json``, ``data.json``
+and ``task.md``. It is stale when any input is newer than ``facts.json``: a file in the task's
+``data/`` folder, ``prepare.py`` itself, ``task.md``, or a file named by a ``--var`` value.
+Nothing is written unless the hook succeeds (a bad input leaves the old output in place).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import RunError, UserError
+from .facts import load_facts, save_facts
+from .hooks import Prepared, PrepareContext
+from .registry import TaskSpec
+
+
+@dataclass(frozen=True)
+class PrepareOutcome:
+    prepared: Prepared
+    reprepared: bool
+    out_dir: Path | None  # None for tasks without a prepare hook
+
+    @property
+    def facts_path(self) -> Path | None:
+        return self.out_dir / "facts.json" if self.out_dir else None
+
+
+def needs_prepare(task: TaskSpec, state_dir: Path, vars: dict[str, str]) -> bool:
+    """True when the task has a prepare hook and its cached output is missing or stale."""
+    if not (task.dir / "prepare.py").is_file():
+        return False
+    facts = _out_dir(task, state_dir, vars) / "facts.json"
+    if not facts.is_file():
+        return True
+    built = facts.stat().st_mtime
+    return any(p.stat().st_mtime > built for p in _inputs(task, vars))
+
+
+def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, force: bool = False) -> PrepareOutcome:
+    """Prepared task text and facts, running the hook when needed (or when ``force``).
+
+    Raises:
+        UserError: bad inputs (from the hook), a missing ``task.md`` or ``--var`` value.
+        RunError: the hook crashed or returned the wrong type.
+    """
+    values = {**task.entry.vars, **vars}
+    hook = task.hook("prepare", "prepare")
+    if hook is None:
+        return PrepareOutcome(Prepared(task_text=task.render_task(vars)), False, None)
+    out_dir = _out_dir(task, state_dir, vars)
+    if not force and not needs_prepare(task, state_dir, vars):
+        return PrepareOutcome(_load(out_dir), False, out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".prep-", dir=out_dir.parent))
+    try:
+        try:
+            prepared = hook(PrepareContext(task_dir=task.dir, vars=values, out_dir=tmp))
+        except (UserError, RunError):
+            raise
+        except Exception as exc:
+            raise RunError(f"{task.dir / 'prepare.py'}: prepare() raised {type(exc).__name__}: {exc}") from exc
+        if not isinstance(prepared, Prepared):
+            raise RunError(f"{task.dir / 'prepare.py'}: prepare() must return autogen_pse.hooks.Prepared")
+        save_facts(tmp / "facts.json", prepared.facts)
+        (tmp / "data.json").write_text(json.dumps(prepared.data, indent=2, default=str), encoding="utf-8")
+        (tmp / "task.md").write_text(prepared.task_text, encoding="utf-8")
+        if out_dir.exists():
+            shutil.rmtree(out_dir)
+        tmp.replace(out_dir)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return PrepareOutcome(prepared, True, out_dir)
+
+
+def _load(out_dir: Path) -> Prepared:
+    try:
+        data = json.loads((out_dir / "data.json").read_text(encoding="utf-8"))
+        text = (out_dir / "task.md").read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{out_dir}: prepared output unreadable ({exc}); run `pse prepare` again") from None
+    return Prepared(task_text=text, facts=load_facts(out_dir / "facts.json"), data=data)
+
+
+def _out_dir(task: TaskSpec, state_dir: Path, vars: dict[str, str]) -> Path:
+    key = json.dumps(sorted(vars.items()))
+    digest = hashlib.sha256(key.encode()).hexdigest()[:12] if vars else "default"
+    return state_dir / "prepared" / task.name / digest
+
+
+def _inputs(task: TaskSpec, vars: dict[str, str]) -> list[Path]:
+    paths = [task.dir / "prepare.py", task.dir / "task.md"]
+    data = task.dir / "data"
+    if data.is_dir():
+        paths += [p for p in data.rglob("*") if p.is_file()]
+    for value in {**task.entry.vars, **vars}.values():
+        candidate = Path(value)
+        if len(value) < 4096 and candidate.is_file():
+            paths.append(candidate)
+    return [p for p in paths if p.exists()]

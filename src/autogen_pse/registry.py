@@ -1,0 +1,200 @@
+"""TaskSpec: discover tasks, load prompts (with rule files injected) and hooks.
+
+Layout of a task (``<tasks_dir>/<name>/``)::
+
+    task.md                    template; ``{field}`` filled from --var (missing → UserError)
+    prompts/planner.md         system prompts; ``{UPPER_CASE}`` placeholders are filled from
+    prompts/specialist.md      prompts/<role>_rules.md (``{RULES}``), the registry's ``inject``
+    prompts/evaluator.md       map (``{NAME}`` → a file in the task folder) and built-ins
+    prepare.py / checks.py / sanitize.py   optional hooks (see :mod:`autogen_pse.hooks`)
+    knowledge/<partition>/...  documents for the knowledge base
+    data/                      inputs
+
+``_registry.json``: ``{"tasks": [{"name", "title", "description", ...options}]}``; see
+``docs/tasks.md`` for every option.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from .errors import UserError
+
+ROLES = ("planner", "specialist", "evaluator")
+Role = Literal["planner", "specialist", "evaluator"]
+
+_TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
+_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+class TaskEntry(BaseModel):
+    """One entry of ``_registry.json``."""
+
+    name: str
+    title: str
+    description: str = ""
+    artifact: Literal["message", "files"] = Field(
+        default="message",
+        description="message: the specialist's last message; files: the workspace files it wrote",
+    )
+    artifact_glob: list[str] = Field(default_factory=lambda: ["*.py"])
+    tools: dict[str, list[str]] = Field(default_factory=dict, description="role → tool names")
+    inject: dict[str, str] = Field(default_factory=dict, description="PLACEHOLDER → file in task dir")
+    knowledge: dict[str, list[str]] = Field(default_factory=dict, description="role → partitions")
+    vars: dict[str, str] = Field(default_factory=dict, description="default --var values")
+    retrieval_fields: list[str] = Field(
+        default_factory=list, description="vars/facts whose values form retrieval queries"
+    )
+    redact_pii: bool = False
+
+
+class Registry(BaseModel):
+    tasks: list[TaskEntry]
+
+
+class TaskSpec:
+    """A loaded task: entry, folder, prompts (placeholders filled) and hooks."""
+
+    def __init__(self, entry: TaskEntry, task_dir: Path, prompts: dict[str, str]):
+        self.entry = entry
+        self.dir = task_dir
+        self.prompts = prompts
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    def hook(self, module: str, func: str) -> Callable[..., Any] | None:
+        """``tasks/<name>/<module>.py``'s ``func`` or ``None`` when the file does not exist."""
+        path = self.dir / f"{module}.py"
+        if not path.is_file():
+            return None
+        mod = _load_module(path, f"pse_task_{self.name.replace('-', '_')}_{module}")
+        fn = getattr(mod, func, None)
+        if not callable(fn):
+            raise UserError(f"{path}: defines no function {func}(); add it or remove the file")
+        return fn
+
+    def render_task(self, vars: dict[str, str]) -> str:
+        """Fill ``task.md``'s ``{field}`` markers from ``vars`` (defaults from the registry).
+
+        Raises:
+            UserError: ``task.md`` missing, or a field without a value.
+        """
+        path = self.dir / "task.md"
+        if not path.is_file():
+            raise UserError(f"{path}: missing; every task needs a task.md template")
+        template = _read_text(path)
+        values = {**self.entry.vars, **vars}
+        missing = sorted({m for m in _FIELD.findall(template) if m not in values})
+        if missing:
+            flags = " ".join(f"--var {m}=..." for m in missing)
+            raise UserError(f"task {self.name!r} needs a value for {', '.join(missing)}: pass {flags}")
+        return _FIELD.sub(lambda m: values[m.group(1)], template)
+
+
+def load_registry(tasks_dir: Path) -> Registry:
+    """Parse ``<tasks_dir>/_registry.json``.
+
+    Raises:
+        UserError: the file is missing, not JSON, or an entry is invalid (names the entry/field).
+    """
+    path = tasks_dir / "_registry.json"
+    if not path.is_file():
+        raise UserError(f"{path}: task registry not found; set PSE_TASKS_DIR to a folder holding it")
+    try:
+        raw = json.loads(_read_text(path))
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    try:
+        registry = Registry.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise UserError(f"{path}: invalid at {loc}: {err['msg']}") from None
+    seen: set[str] = set()
+    for entry in registry.tasks:
+        if not _TASK_NAME.match(entry.name):
+            raise UserError(f"{path}: task name {entry.name!r} must match [a-z0-9][a-z0-9_-]*")
+        if entry.name in seen:
+            raise UserError(f"{path}: task {entry.name!r} is listed twice")
+        seen.add(entry.name)
+    return registry
+
+
+def load_task(tasks_dir: Path, name: str) -> TaskSpec:
+    """Load one task by name.
+
+    Raises:
+        UserError: unknown name, a name with path characters, a missing prompt file, an unknown or
+            unfillable placeholder.
+    """
+    if not _TASK_NAME.match(name or ""):
+        raise UserError(f"invalid task name {name!r}: use letters, digits, '-' or '_' (see `pse list`)")
+    registry = load_registry(tasks_dir)
+    entry = next((t for t in registry.tasks if t.name == name), None)
+    if entry is None:
+        known = ", ".join(t.name for t in registry.tasks) or "none"
+        raise UserError(f"unknown task {name!r}; known tasks: {known}")
+    task_dir = tasks_dir / name
+    if not task_dir.is_dir():
+        raise UserError(f"{task_dir}: task folder missing for registry entry {name!r}")
+    prompts = {role: _load_prompt(task_dir, entry, role) for role in ROLES}
+    return TaskSpec(entry, task_dir, prompts)
+
+
+def builtin_placeholders() -> dict[str, str]:
+    """Placeholders every prompt may use; the text comes from :mod:`autogen_pse.prompt_parts`."""
+    from .prompt_parts import BLOCKED_FORMAT, FACT_REFERENCES, VERDICT_FORMAT
+
+    return {"VERDICT_FORMAT": VERDICT_FORMAT, "BLOCKED_FORMAT": BLOCKED_FORMAT, "FACT_REFERENCES": FACT_REFERENCES}
+
+
+def _load_prompt(task_dir: Path, entry: TaskEntry, role: str) -> str:
+    path = task_dir / "prompts" / f"{role}.md"
+    if not path.is_file():
+        raise UserError(f"{path}: prompt file missing; every task needs planner/specialist/evaluator.md")
+    text = _read_text(path)
+    values = builtin_placeholders()
+    rules = task_dir / "prompts" / f"{role}_rules.md"
+    if rules.is_file():
+        values["RULES"] = _read_text(rules).strip()
+    for key, rel in entry.inject.items():
+        file = (task_dir / rel).resolve()
+        if not file.is_relative_to(task_dir.resolve()) or not file.is_file():
+            raise UserError(f"{task_dir / '_registry.json'}: inject {key!r} → {rel!r} is not a file in the task")
+        values[key] = _read_text(file).strip()
+
+    def fill(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key not in values:
+            hint = f"create prompts/{role}_rules.md" if key == "RULES" else f"add {key!r} to the task's inject map"
+            raise UserError(f"{path}: unknown placeholder {{{key}}}; {hint}")
+        return values[key]
+
+    return _PLACEHOLDER.sub(fill, text)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path}: not UTF-8 text (byte {exc.start}); re-save it as UTF-8") from None
+
+
+def _load_module(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UserError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,0 +1,222 @@
+"""Execute one run end to end: prepare → ground → cycle loop → sanitize → re-check → artifact.
+
+Every step emits RunEvents through one :class:`~autogen_pse.events.EventEmitter` whose sinks are
+the trace store plus whatever the caller adds (console, SSE hub).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .checking import Checker, all_pass, grounding
+from .config import Settings
+from .cycle import CycleInputs, Limits, RunOutcome, run_cycles
+from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, UserError
+from .events import EventEmitter, EventKind, EventSink
+from .grounding import Grounding, prepare_grounding
+from .preparation import PrepareOutcome, ensure_prepared
+from .registry import ROLES, TaskSpec, load_task
+from .store import TraceStore
+from .store.files import atomic_write_text
+from .store.ids import new_run_id
+from .usage import PriceTable, UsageTotals
+from .verdict import Outcome, Reason, Verdict
+
+
+class RunRequest(BaseModel):
+    """What to run. ``model`` and ``max_cycles`` default to the settings."""
+
+    task: str
+    model: str | None = None
+    max_cycles: int | None = Field(default=None, ge=1, le=50)
+    vars: dict[str, str] = Field(default_factory=dict)
+
+
+class RunResult(BaseModel):
+    run_id: str
+    task: str
+    status: str
+    verdict: str | None
+    reason: str | None
+    limit: str | None = None
+    cycles: int
+    usage: dict[str, Any]
+    trace_dir: str
+    artifact_path: str | None
+    verified: bool
+    error: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """0 PASS, 1 any other ending, 3 runtime/model error (see :mod:`autogen_pse.errors`)."""
+        if self.status == "error":
+            return EXIT_RUN_ERROR
+        return EXIT_PASS if self.verdict == Outcome.PASS.value else EXIT_NOT_PASS
+
+
+@dataclass
+class PreparedRun:
+    """A validated request, ready to execute (user errors surface before a run id exists)."""
+
+    request: RunRequest
+    task: TaskSpec
+    model: str
+    limits: Limits
+    run_id: str = field(default_factory=new_run_id)
+    prep: PrepareOutcome | None = None  # set by :func:`prepare_plan` so bad inputs surface early
+
+
+def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
+    """Validate a request: task exists, model spec parses, template vars are complete.
+
+    Raises:
+        UserError: unknown task, bad model spec, missing ``--var`` (nothing is written).
+    """
+    from .models import parse_spec
+
+    task = load_task(settings.tasks_dir, request.task)
+    model = request.model or settings.model
+    parse_spec(model)
+    if not (task.dir / "prepare.py").is_file():
+        task.render_task(request.vars)
+    limits = Limits(
+        max_cycles=request.max_cycles or settings.max_cycles,
+        max_partial=settings.max_partial,
+        max_fail=settings.max_fail,
+        max_turns=settings.max_turns,
+        run_timeout=settings.run_timeout,
+        token_budget=settings.token_budget,
+    )
+    return PreparedRun(request=request, task=task, model=model, limits=limits)
+
+
+def prepare_plan(plan: PreparedRun, settings: Settings) -> PreparedRun:
+    """Run the task's prepare step now (when inputs are newer), so bad inputs raise UserError
+    before a run is accepted. Returns ``plan`` with ``prep`` set."""
+    plan.prep = ensure_prepared(plan.task, settings.state_dir, plan.request.vars)
+    return plan
+
+
+async def execute(
+    plan: PreparedRun,
+    settings: Settings,
+    *,
+    sinks: list[EventSink] | None = None,
+    stop: asyncio.Event | None = None,
+) -> RunResult:
+    """Run ``plan`` to its end. User errors found while preparing inputs are raised before the
+    run's trace directory is created; everything after that ends in a trace.
+
+    Raises:
+        UserError: bad input files (from prepare), unreadable model file, Chroma unreachable.
+        StoreError: the traces directory is not writable.
+    """
+    from .models import open_provider
+
+    task, request = plan.task, plan.request
+    store = TraceStore(settings)
+    prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
+    ground: Grounding = prepare_grounding(task, prep.prepared, settings, model=plan.model)
+    provider = open_provider(plan.model, settings)
+    run_dir = store.create_run(plan.run_id)
+    workspace = run_dir / "workspace"
+    emitter = EventEmitter(plan.run_id, [store.sink(plan.run_id).handle, *(sinks or [])])
+    usage = UsageTotals(model_name=provider.name, prices=PriceTable.from_settings(settings))
+    emitter.emit(EventKind.RUN_STARTED, {
+        "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
+        "trace_dir": str(run_dir), "workspace": str(workspace),
+    })
+    if prep.out_dir is not None:
+        emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
+                                          "facts_path": str(prep.facts_path)})
+    for record in ground.retrievals:
+        emitter.emit(EventKind.RETRIEVAL, record)
+    checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
+                      vars=request.vars)
+    tools = _tools(task, workspace, settings, provider.supports_tools, ground, emitter)
+    inputs = CycleInputs(
+        task=task, task_text=ground.redact(prep.prepared.task_text), provider=provider, emitter=emitter,
+        checker=checker, workspace=workspace, limits=plan.limits, usage=usage, tools=tools,
+        context={r: ground.redact(ground.context.get(r, "")) for r in ROLES}, stop=stop or asyncio.Event(),
+        output_cap=settings.tool_output_cap,
+    )
+    try:
+        outcome = await run_cycles(inputs)
+        return _finish(outcome, plan, run_dir, checker, ground, emitter, usage)
+    except Exception as exc:  # a hook or store failure after the run began: end the trace as error
+        emitter.emit(EventKind.RUN_FINISHED, {"status": "error", "verdict": None, "reason": None, "limit": None,
+                                              "cycles": 0, "usage": usage.to_dict(), "error": str(exc)[:500],
+                                              "artifact_path": None, "verified": False})
+        raise
+    finally:
+        await provider.close()
+
+
+def _tools(task: TaskSpec, workspace: Path, settings: Settings, supports: bool, ground: Grounding,
+           emitter: EventEmitter) -> dict[str, list[Any]]:
+    if not supports:
+        return {}
+    from .tools.agent_tools import build_tools
+
+    tools: dict[str, list[Any]] = {}
+    for role in ROLES:
+        names = list(task.entry.tools.get(role, []))
+        kb = ground.kb_search_for(role, emitter) if "kb_search" in names else None
+        tools[role] = build_tools(names, workspace, timeout=settings.tool_timeout,
+                                  output_cap=settings.tool_output_cap, kb_search=kb)
+    return tools
+
+
+def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker: Checker, ground: Grounding,
+            emitter: EventEmitter, usage: UsageTotals) -> RunResult:
+    verdict, verified, artifact_path = outcome.verdict, False, None
+    final_checks: list[Any] = []
+    if outcome.status != "error" or outcome.raw_artifact:
+        rendered, unknown = checker.render(outcome.raw_artifact)
+        sanitized = checker.sanitize(rendered)
+        if sanitized.changes:
+            emitter.emit(EventKind.SANITIZED, {"changes": [c.model_dump() for c in sanitized.changes]})
+        final_checks = checker.check(sanitized.artifact, raw=outcome.raw_artifact, unknown=unknown)
+        for r in final_checks:
+            emitter.emit(EventKind.CHECK, {**r.model_dump(), "phase": "final"})
+        checks_ok = all_pass(final_checks)
+        if verdict is not None and verdict.outcome is not Outcome.PASS and outcome.evaluator_pass and checks_ok \
+                and sanitized.changes and outcome.limit is None:
+            verdict = Verdict(outcome=Outcome.PASS, reason=Reason.OK,
+                              summary="PASS after deterministic sanitizing")
+        verified = verdict is not None and verdict.outcome is Outcome.PASS and checks_ok
+        artifact_path = run_dir / "artifact.md"
+        atomic_write_text(run_dir / "artifact.raw.md", outcome.raw_artifact)
+        atomic_write_text(artifact_path, ground.restore(sanitized.artifact))
+        open_issues = [] if verified else [*outcome.artifact_issues,
+                                            *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
+        emitter.emit(EventKind.ARTIFACT, {
+            "path": str(artifact_path), "raw_path": str(run_dir / "artifact.raw.md"), "verified": verified,
+            "issues": open_issues, "grounding": grounding(final_checks),
+        })
+    result = RunResult(
+        run_id=plan.run_id, task=plan.task.name, status=outcome.status,
+        verdict=verdict.outcome.value if verdict else None, reason=verdict.reason.value if verdict else None,
+        limit=outcome.limit, cycles=outcome.cycles, usage=usage.to_dict(), trace_dir=str(run_dir),
+        artifact_path=str(artifact_path) if artifact_path else None, verified=verified, error=outcome.error,
+    )
+    emitter.emit(EventKind.RUN_FINISHED, {
+        "status": result.status, "verdict": result.verdict, "reason": result.reason, "limit": result.limit,
+        "cycles": result.cycles, "usage": result.usage, "error": result.error,
+        "artifact_path": result.artifact_path, "verified": result.verified,
+    })
+    return result
+
+
+async def run_task(request: RunRequest, settings: Settings, *, sinks: list[EventSink] | None = None,
+                   stop: asyncio.Event | None = None) -> RunResult:
+    """:func:`plan_run` then :func:`execute`."""
+    return await execute(plan_run(request, settings), settings, sinks=sinks, stop=stop)
+
+
+__all__ = ["PseError", "RunRequest", "RunResult", "UserError", "execute", "plan_run", "run_task"]
