@@ -1,0 +1,98 @@
+"""RunSink: records one run's RunEvents into its trace folder and the run index."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from autogen_pse.errors import StoreError
+from autogen_pse.events import EventKind, RunEvent
+from autogen_pse.store.files import EventLog, atomic_write_json
+from autogen_pse.store.index import RunIndex
+from autogen_pse.store.layout import EVENTS_FILE, TRACE_FILE
+from autogen_pse.store.rows import RunRow
+from autogen_pse.store.trace import TraceBuilder
+
+__all__ = ["RunSink"]
+
+log = logging.getLogger(__name__)
+
+#: After these kinds trace.json is rewritten and the index row upserted.
+CHECKPOINT_KINDS = frozenset({EventKind.RUN_STARTED, EventKind.CYCLE_FINISHED, EventKind.RUN_FINISHED})
+
+
+class RunSink:
+    """The trace-store sink of one run.
+
+    :meth:`handle` appends every event to ``events.jsonl`` (flushed at once) and folds it into a
+    :class:`TraceBuilder`; on ``run_started``, ``cycle_finished`` and ``run_finished`` it rewrites
+    ``trace.json`` atomically and upserts the index row.
+
+    File failures raise :class:`StoreError` (the trace is the record of the run, the run cannot
+    go on without it). An index failure does not stop the run: it is logged, kept in
+    :attr:`index_error`, and retried at the next checkpoint; ``TraceStore.reindex()`` rebuilds
+    the index from the trace files at any time.
+    """
+
+    def __init__(self, run_id: str, run_dir: Path, index: RunIndex | None) -> None:
+        self.run_id = run_id
+        self.run_dir = Path(run_dir)
+        self._index = index
+        self._log = EventLog(self.run_dir / EVENTS_FILE)
+        self._builder = TraceBuilder()
+        self.index_error: str | None = None
+        self.closed = False
+
+    @property
+    def trace_path(self) -> Path:
+        """``traces/<run_id>/trace.json``."""
+        return self.run_dir / TRACE_FILE
+
+    def document(self) -> dict[str, Any]:
+        """The trace document as of the last handled event (a copy)."""
+        return self._builder.document()
+
+    def handle(self, event: RunEvent) -> None:
+        """Record ``event``.
+
+        Raises:
+            ValueError: the event belongs to another run.
+            StoreError: ``events.jsonl`` or ``trace.json`` cannot be written, or the sink is closed.
+        """
+        if event.run_id != self.run_id:
+            raise ValueError(f"event of run {event.run_id} sent to the sink of run {self.run_id}")
+        if self.closed:
+            raise StoreError(f"the trace of run {self.run_id} is closed; no event after run_finished")
+        self._log.append(event)
+        self._builder.apply(event)
+        if event.kind in CHECKPOINT_KINDS:
+            self.checkpoint()
+        if event.kind == EventKind.RUN_FINISHED:
+            self.closed = True
+
+    def checkpoint(self) -> None:
+        """Rewrite ``trace.json`` and upsert the index row from the events handled so far."""
+        doc = self._builder.document()
+        atomic_write_json(self.trace_path, doc)
+        if self._index is None:
+            return
+        try:
+            self._index.upsert(RunRow.from_trace(doc, trace_dir=self.run_dir))
+        except (StoreError, sqlite3.Error) as exc:
+            self.index_error = str(exc)
+            log.warning("run %s: index not updated (%s); the trace files are complete", self.run_id, exc)
+        else:
+            self.index_error = None
+
+    def close(self) -> None:
+        """Close ``events.jsonl`` (releases the writer lock); further events raise StoreError."""
+        self.closed = True
+        self._log.close()
+
+    def __enter__(self) -> RunSink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
