@@ -40,7 +40,7 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for key in list(os.environ):
-        if key.startswith("PSE_") and key not in ("PSE_REQUIRE_BROWSER",) or key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        if (key.startswith("PSE_") and key not in ("PSE_REQUIRE_BROWSER",)) or key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
             monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("PSE_TRACES_DIR", str(tmp_path / "traces"))
     monkeypatch.setenv("PSE_STATE_DIR", str(tmp_path / "state"))

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .events import EventKind, RunEvent
+from .events import RunEvent
 
 ROLE_STYLE = {"planner": "cyan", "specialist": "magenta", "evaluator": "yellow", "user": "white"}
 OUTCOME_STYLE = {"PASS": "bold green", "PARTIAL": "bold yellow", "FAIL": "bold red", "BLOCKED": "bold red"}
@@ -82,7 +82,8 @@ class ConsoleSink:
 
     def _on_sanitized(self, e: RunEvent, p: dict[str, Any]) -> None:
         for c in p["changes"]:
-            self.console.print(f"  [cyan]sanitized[/] {c['rule']}: {escape(c['before'][:80])} → {escape(c['after'][:80])}")
+            before, after = escape(c["before"][:80]), escape(c["after"][:80])
+            self.console.print(f"  [cyan]sanitized[/] {c['rule']}: {before} → {after}")
 
     def _on_artifact(self, e: RunEvent, p: dict[str, Any]) -> None:
         g = p.get("grounding")

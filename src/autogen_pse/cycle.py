@@ -29,6 +29,7 @@ from .artifact import files_artifact, materialize_code_blocks, message_artifact
 from .checking import Checker, all_pass, failed
 from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
 from .events import EventEmitter, EventKind
+from .hooks import CheckResult
 from .messages import message_event
 from .registry import TaskSpec
 from .usage import UsageTotals
@@ -82,6 +83,7 @@ class RunOutcome:
     limit: str | None = None
     error: str | None = None
     artifact_issues: list[str] = field(default_factory=list)
+    last_checks: list[CheckResult] | None = None  # the last cycle's results on ``raw_artifact``
 
 
 class _Stopped(Exception):
@@ -103,6 +105,7 @@ class CycleLoop:
         self.fail = 0
         self.artifact = ""
         self.evaluator_pass = False
+        self.last_checks: list[CheckResult] | None = None
         self.deadline = time.monotonic() + inp.limits.run_timeout
 
     async def run(self) -> RunOutcome:
@@ -152,11 +155,15 @@ class CycleLoop:
             context=inp.context,
             max_turns=inp.limits.max_turns,
         )
-        await self._guarded(self._chat(team, text, index, cycle_usage), team)
-        verdict, origin = await self._read_verdict(team, index, cycle_usage)
+        try:
+            await self._guarded(self._chat(team, text, index, cycle_usage), team)
+            verdict, origin = await self._read_verdict(team, index, cycle_usage)
+        finally:  # calls of an interrupted cycle still count in the run's usage
+            inp.usage.merge(cycle_usage)
         self._update_artifact(team)
 
         rendered, results = inp.checker.run(self.artifact)
+        self.last_checks = results
         for r in results:
             emit(EventKind.CHECK, {**r.model_dump(), "phase": "cycle"}, cycle=index)
         agent_outcome = verdict.outcome
@@ -174,7 +181,6 @@ class CycleLoop:
                 origin = "sanitized"
         emit(EventKind.VERDICT, {**_verdict_dict(merged), "origin": origin,
                                  "agent_outcome": agent_outcome.value}, cycle=index)
-        inp.usage.merge(cycle_usage)
         usage = cycle_usage.to_dict()
         emit(EventKind.USAGE, {"scope": "cycle", "usage": usage}, cycle=index)
         emit(EventKind.CYCLE_FINISHED, {"index": index, "verdict": _verdict_dict(merged), "usage": usage,
@@ -236,7 +242,7 @@ class CycleLoop:
             team.external.set()
             try:
                 await asyncio.wait_for(asyncio.shield(task), timeout=STOP_GRACE)
-            except BaseException:  # noqa: BLE001 - the turn is being abandoned either way
+            except BaseException:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
             raise _Stopped(why)
@@ -279,7 +285,8 @@ class CycleLoop:
                  error: str | None = None) -> RunOutcome:
         return RunOutcome(status=status, verdict=verdict, cycles=cycles, raw_artifact=self.artifact,
                           evaluator_pass=self.evaluator_pass and status == "finished", limit=limit,
-                          error=error, artifact_issues=list(verdict.issues) if verdict else [])
+                          error=error, artifact_issues=list(verdict.issues) if verdict else [],
+                          last_checks=self.last_checks)
 
 
 def _verdict_dict(v: Verdict) -> dict[str, Any]:

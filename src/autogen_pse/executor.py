@@ -15,6 +15,7 @@ from .config import Settings
 from .errors import UserError
 from .events import EventSink
 from .runner import PreparedRun, RunRequest, RunResult, execute, plan_run, prepare_plan
+from .store import TraceStore
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class LocalExecutor:
         self._tasks: dict[str, asyncio.Task[RunResult | None]] = {}
         self.results: dict[str, RunResult] = {}
         self.errors: dict[str, str] = {}
+        self.store = TraceStore(settings)
 
     async def submit(self, request: RunRequest) -> str:
         plan = await asyncio.to_thread(lambda: prepare_plan(plan_run(request, self.settings), self.settings))
@@ -63,7 +65,7 @@ class LocalExecutor:
                 if stop.is_set():
                     self.errors[plan.run_id] = "cancelled before it started"
                     return None
-                result = await execute(plan, self.settings, sinks=self._sinks, stop=stop)
+                result = await execute(plan, self.settings, sinks=self._sinks, stop=stop, store=self.store)
                 self.results[plan.run_id] = result
                 return result
         except UserError as exc:

@@ -108,9 +108,12 @@ async def execute(
     *,
     sinks: list[EventSink] | None = None,
     stop: asyncio.Event | None = None,
+    store: TraceStore | None = None,
 ) -> RunResult:
-    """Run ``plan`` to its end. User errors found while preparing inputs are raised before the
-    run's trace directory is created; everything after that ends in a trace.
+    """Run ``plan`` to its end (``store`` defaults to a new :class:`TraceStore` on ``settings``).
+
+    User errors found while preparing inputs are raised before the run's trace directory is
+    created; everything after that ends in a trace.
 
     Raises:
         UserError: bad input files (from prepare), unreadable model file, Chroma unreachable.
@@ -119,7 +122,7 @@ async def execute(
     from .models import open_provider
 
     task, request = plan.task, plan.request
-    store = TraceStore(settings)
+    store = store or TraceStore(settings)
     prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
     ground: Grounding = prepare_grounding(task, prep.prepared, settings, model=plan.model)
     provider = open_provider(plan.model, settings)
@@ -181,7 +184,10 @@ def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker: Chec
         sanitized = checker.sanitize(rendered)
         if sanitized.changes:
             emitter.emit(EventKind.SANITIZED, {"changes": [c.model_dump() for c in sanitized.changes]})
-        final_checks = checker.check(sanitized.artifact, raw=outcome.raw_artifact, unknown=unknown)
+        if sanitized.changes or outcome.last_checks is None:
+            final_checks = checker.check(sanitized.artifact, raw=outcome.raw_artifact, unknown=unknown)
+        else:  # unchanged artifact: the last cycle's results are the final ones
+            final_checks = outcome.last_checks
         for r in final_checks:
             emitter.emit(EventKind.CHECK, {**r.model_dump(), "phase": "final"})
         checks_ok = all_pass(final_checks)

@@ -1,0 +1,36 @@
+"""Smoke test on the real embedded model (llama.cpp + SmolLM2-135M): the pipeline, not the judgement."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from autogen_pse.config import Settings
+from autogen_pse.runner import RunRequest, run_task
+from autogen_pse.verdict import Outcome
+
+pytestmark = pytest.mark.local_model
+
+
+async def test_demo_on_local_model_leaves_a_complete_valid_trace(settings: Settings) -> None:
+    s = settings.model_copy(update={"local_max_tokens": 96, "max_cycles": 1})
+    result = await run_task(RunRequest(task="demo", model="local"), s)
+    assert result.status == "finished" and result.cycles == 1
+    assert result.verdict in {o.value for o in Outcome}
+    run_dir = Path(result.trace_dir)
+    trace = json.loads((run_dir / "trace.json").read_text())
+    assert trace["status"] == "finished" and trace["model"].startswith("local:")
+    [cycle] = trace["cycles"]
+    sources = [m["source"] for m in cycle["messages"] if m["type"] == "TextMessage"]
+    assert sources[:3] == ["planner", "specialist", "evaluator"]
+    # The grammar makes the local evaluator's verdict well-formed: never a FORMAT_ISSUE.
+    assert cycle["verdict_origin"] in {"evaluator", "checks"}
+    assert {c["name"] for c in cycle["checks"]} >= {"files_coverage", "tests"}
+    assert trace["usage"]["prompt_tokens"] > 0 and trace["usage"]["completion_tokens"] > 0
+    assert trace["usage"]["cost"] == 0.0
+    events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[-1]["kind"] == "run_finished"
+    assert (run_dir / "artifact.md").is_file()
