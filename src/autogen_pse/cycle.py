@@ -146,6 +146,7 @@ class CycleLoop:
     async def _cycle(self, index: int, kind: str, text: str) -> Verdict:
         inp = self.inp
         emit = inp.emitter.emit
+        inp.emitter.current_cycle = index
         emit(EventKind.CYCLE_STARTED, {"index": index, "kind": kind, "task_text": text}, cycle=index)
         cycle_usage = UsageTotals(model_name=inp.usage.model_name, prices=inp.usage.prices)
         team = build_team(

@@ -6,9 +6,9 @@ are sinks of the same stream. ``seq`` starts at 1 and grows by one per event wit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -66,6 +66,7 @@ class EventEmitter:
         self.run_id = run_id
         self._sinks: list[EventSink] = list(sinks or [])
         self._seq = 0
+        self.current_cycle = 0  # set by the cycle loop; for events raised from inside a cycle's tools
 
     def add_sink(self, sink: EventSink) -> None:
         self._sinks.append(sink)

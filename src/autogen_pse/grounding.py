@@ -44,7 +44,8 @@ class Grounding:
         partitions = _partitions(self.task, role)
 
         def record(query: str, hits: list[Any]) -> None:
-            emitter.emit(EventKind.RETRIEVAL, _record(role, query, partitions, hits, via="kb_search"))
+            emitter.emit(EventKind.RETRIEVAL, _record(role, query, partitions, hits, via="kb_search"),
+                         cycle=emitter.current_cycle)
 
         return make_kb_search(self.settings, self.task.name, partitions, on_hits=record)
 

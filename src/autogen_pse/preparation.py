@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import RunError, UserError
 from .facts import load_facts, save_facts
-from .hooks import Prepared, PrepareContext
+from .hooks import PrepareContext, Prepared
 from .registry import TaskSpec
 
 

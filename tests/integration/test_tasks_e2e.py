@@ -109,3 +109,17 @@ async def test_portfolio_review_on_local_model(settings: Settings) -> None:
     assert cycle["verdict"]["outcome"] in {"PASS", "PARTIAL", "FAIL", "BLOCKED"}
     assert {c["name"] for c in cycle["checks"]} >= {"structure", "numbers", "symbols", "coverage", "rules"}
     assert trace["final_checks"] is not None and (Path(result.trace_dir) / "artifact.md").is_file()
+
+
+async def test_kb_search_tool_calls_are_recorded_as_retrievals(settings: Settings, tmp_path: Path) -> None:
+    doc = json.loads((SCRIPTED / "portfolio_fix_then_pass.json").read_text())
+    doc["specialist"].insert(0, {"tool_calls": [{"name": "kb_search", "arguments": {"query": "stop-loss rule"}}]})
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(doc))
+    result = await run_task(RunRequest(task="portfolio-review", model=f"scripted:{path}"), settings)
+    trace = _trace(result)
+    first = trace["cycles"][0]
+    [call] = [m for m in first["messages"] if m["type"] == "tool_result"]
+    assert "stop" in call["tool_results"][0]["content"].lower()
+    via_tool = [r for r in trace["retrievals"] + first["retrievals"] if r.get("via") == "kb_search"]
+    assert via_tool and via_tool[0]["query"] == "stop-loss rule" and via_tool[0]["chunks"]

@@ -212,6 +212,7 @@ class TraceBuilder:
             "role": p.get("role"),
             "query": p.get("query"),
             "partition": p.get("partition"),
+            "via": p.get("via"),
             "chunks": list(p.get("chunks") or []),
         }
         cycle = self._cycle(event.cycle)
