@@ -2,7 +2,8 @@
 
 Prepared output lives in ``<state_dir>/prepared/<task>/<vars-key>/``: ``facts.json``, ``data.json``
 and ``task.md``. It is stale when any input is newer than ``facts.json``: a file in the task's
-``data/`` folder, ``prepare.py`` itself, ``task.md``, or a file named by a ``--var`` value.
+``data/`` folder, any ``.py`` file of the task (``prepare.py`` and its helpers), ``task.md``, or a
+file named by a ``--var`` value.
 Nothing is written unless the hook succeeds (a bad input leaves the old output in place).
 """
 
@@ -96,7 +97,7 @@ def _out_dir(task: TaskSpec, state_dir: Path, vars: dict[str, str]) -> Path:
 
 
 def _inputs(task: TaskSpec, vars: dict[str, str]) -> list[Path]:
-    paths = [task.dir / "prepare.py", task.dir / "task.md"]
+    paths = [task.dir / "task.md", *task.dir.rglob("*.py")]  # prepare.py and any helper it imports
     data = task.dir / "data"
     if data.is_dir():
         paths += [p for p in data.rglob("*") if p.is_file()]

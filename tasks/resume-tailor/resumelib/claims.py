@@ -1,0 +1,426 @@
+"""Claim extraction from a tailored CV and grounding of each claim against the source CV.
+
+:func:`analyse` reads the artifact's structure (sections, entries) and every claim in it:
+
+=============  ===================================================================================
+check          claims
+=============  ===================================================================================
+employers      employer of each experience entry; ``Acme Ltd``-style names and "at/joined X" in prose
+titles         title of each experience entry (held at that employer); job titles in the header
+dates          every date (must appear in the CV); each entry's range (inside the CV's range for
+               that employer); each education year
+numbers        every percentage, money figure, count, multiplier
+degrees        every degree (level + field) and institution
+technologies   every technology of the vocabulary; every Skills item
+entries        every experience/education/certification/project... entry maps to a CV entry
+=============  ===================================================================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cv import parse_education_entry, parse_role, remove_dates
+from .lexicon import find_numbers, number_supported
+from .model import CvModel, token_set
+from .structure import (
+    ITEM_SECTIONS,
+    Block,
+    Section,
+    heading_of,
+    is_date_line,
+    split_blocks,
+    split_list,
+    split_parts,
+    split_sections,
+    strip_bullet,
+)
+from .text import (
+    PRESENT,
+    DateMention,
+    clean_inline,
+    find_dates,
+    has_month,
+    norm_org,
+    norm_title,
+    not_before,
+    show_date,
+)
+
+CHECK_NAMES = ("employers", "titles", "dates", "numbers", "degrees", "technologies", "entries")
+
+_ORG_SUFFIX = re.compile(
+    r"\b((?:[A-Z][\w&'-]*\s+){1,4}(?:Inc\.?|Ltd\.?|LLC|LLP|GmbH|PLC|plc|Corp\.?|Corporation|Limited|AG|"
+    r"S\.A\.|B\.V\.|BV|Pty))(?![\w])"
+)
+_ORG_AFTER = re.compile(r"\b(?:at|joined)\s+((?:[A-Z][\w&'-]+)(?:\s+(?:[A-Z][\w&'-]+|&|of|and)){0,4})")
+_SCHOOL = re.compile(
+    r"\b((?:[A-Z][\w'.-]+\s+){0,3}(?:University|College|Institute|Polytechnic|Academy)"
+    r"(?:\s+(?:of|for|de|der|the|and|&)?\s*[A-Z][\w'.-]+){0,4})"
+)
+
+
+@dataclass
+class Claim:
+    """One claim in the artifact; ``line`` is 1-based; ``note`` says what the CV has instead."""
+
+    check: str
+    text: str
+    line: int
+    ok: bool
+    note: str = ""
+
+
+@dataclass
+class OutEntry:
+    """An entry of the artifact (experience, education, or an item section)."""
+
+    cls: str
+    block: Block
+    head: str
+    ok: bool
+    cv_ids: list[str] = field(default_factory=list)
+    title: str = ""
+    employer: str = ""
+    date: DateMention | None = None
+    date_index: int = -1  # 0-based line holding the date
+    fix_title: str = ""  # the CV's title when the entry's title is wrong and the CV's is unambiguous
+    fix_date: str = ""  # the CV's date range when the entry's range is wrong
+    employer_ids: list[str] = field(default_factory=list)  # every CV role at the entry's employer
+
+
+@dataclass
+class Analysis:
+    lines: list[str]
+    sections: list[Section]
+    claims: list[Claim]
+    entries: list[OutEntry]
+
+    @property
+    def present(self) -> set[str]:
+        return {s.cls for s in self.sections if s.cls and s.cls != "header"}
+
+
+def _locate_date(lines: list[str], block: Block) -> tuple[DateMention | None, int]:
+    for i in block.head + block.body[:2]:
+        date, _ = is_date_line(lines[i])
+        if date is not None:
+            return date, i
+    for i in block.head:
+        dates = find_dates(lines[i])
+        ranges = [d for d in dates if d.is_range]
+        if ranges or dates:
+            return (ranges or dates)[0], i
+    return None, -1
+
+
+def _role_text(lines: list[str], block: Block) -> str:
+    parts = []
+    for i in block.head:
+        if is_date_line(lines[i])[0] is not None:
+            continue
+        h = heading_of(lines[i])
+        parts.append(clean_inline(h[1] if h else strip_bullet(lines[i])))
+    return remove_dates(" | ".join(p for p in parts if p))
+
+
+def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
+    line = block.first + 1
+    text = _role_text(lines, block)
+    role = parse_role(text, known_titles=model.titles, known_orgs=set(model.by_employer))
+    title, employer = clean_inline(role["title"]), clean_inline(role["employer"])
+    if employer and model.is_location(employer) and not model.employer_entries(employer):
+        employer = ""
+    entry = OutEntry("experience", block, text, ok=False, title=title, employer=employer)
+    entries = model.employer_entries(employer) if employer else []
+    entry.employer_ids = [e["id"] for e in entries]
+    if employer:
+        note = "" if entries else f"CV employers: {', '.join(model.employer_names())}"
+        out.append(Claim("employers", employer, line, bool(entries), note))
+    if title:
+        title_ok = model.title_known(title, entries or None)
+        note = ""
+        if not title_ok:
+            held = sorted({e["title"] for e in entries})
+            note = (
+                f"the CV's title at {entries[0]['employer']} is {' / '.join(held)!r}"
+                if entries
+                else "no CV entry has this title"
+            )
+            if len(held) == 1:
+                entry.fix_title = held[0]
+        out.append(Claim("titles", title, line, title_ok, note))
+        if title_ok and entries:
+            entries = [e for e in entries if norm_title(e["title"]) == norm_title(title)] or entries
+    entry.cv_ids = [e["id"] for e in entries]
+    entry.ok = bool(entries) and (not title or model.title_known(title, entries))
+    date, index = _locate_date(lines, block)
+    entry.date, entry.date_index = date, index
+    if date is not None and entries:
+        start = min((e["start"] for e in entries), key=lambda d: (int(d[:4]), d))
+        end = PRESENT if any(e["end"] == PRESENT for e in entries) else max(e["end"] for e in entries)
+        d_end = date.end or date.start
+        inside = date.start != PRESENT and not_before(date.start, start) and not_before(end, d_end)
+        cv_range = " / ".join(f"{e['start_text']} – {e['end_text']}" for e in entries)
+        out.append(
+            Claim(
+                "dates",
+                date.text,
+                index + 1,
+                inside,
+                "" if inside else f"outside the CV's range for {entries[0]['employer']}: {cv_range}",
+            )
+        )
+        if not inside and len(entries) == 1:
+            entry.fix_date = f"{entries[0]['start_text']} – {entries[0]['end_text']}"
+    if not entry.ok:
+        why = "unknown employer" if not entries else "title not held at that employer"
+        out.append(Claim("entries", text or lines[block.first].strip(), line, False, why))
+    else:
+        out.append(Claim("entries", text, line, True))
+    return entry
+
+
+def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
+    line = block.first + 1
+    text = _role_text(lines, block)
+    info = parse_education_entry(text)
+    entry = OutEntry("education", block, text, ok=False)
+    schools = model.school_entries(info["school"]) if info["school"] else []
+    if info["level"]:
+        ok = model.degree_supported(info["level"], info["field"])
+        out.append(
+            Claim(
+                "degrees",
+                info["degree"],
+                line,
+                ok,
+                "" if ok else f"CV degrees: {', '.join(e['degree'] for e in model.education)}",
+            )
+        )
+        matched = [e for e in schools if model.degree_supported(info["level"], info["field"], [e])]
+    else:
+        ok = model.degree_text_supported(info["degree"])
+        out.append(Claim("degrees", info["degree"], line, ok, "" if ok else "not a degree in the CV"))
+        matched = [e for e in schools if token_set(info["degree"]) <= token_set(e["degree"])]
+    if info["school"]:
+        out.append(
+            Claim(
+                "degrees",
+                info["school"],
+                line,
+                bool(schools),
+                "" if schools else f"CV schools: {', '.join(e['school'] for e in model.education)}",
+            )
+        )
+    entry.ok, entry.cv_ids = bool(matched), [e["id"] for e in matched]
+    out.append(
+        Claim("entries", text, line, entry.ok, "" if entry.ok else "no such education entry in the CV")
+    )
+    date, index = _locate_date(lines, block)
+    entry.date, entry.date_index = date, index
+    if date is not None and len(matched) == 1 and matched[0]["year"]:
+        year = (date.end or date.start)[:4]
+        ok = year == matched[0]["year"]
+        out.append(
+            Claim("dates", date.text, index + 1, ok, "" if ok else f"the CV says {matched[0]['year']}")
+        )
+        if not ok:
+            entry.fix_date = matched[0]["year"]
+    return entry
+
+
+def _skills_items(line: str) -> list[str]:
+    text = clean_inline(strip_bullet(line))
+    return split_list(re.sub(r"^[^:]{1,40}:\s*", "", text))
+
+
+def _scan_line(
+    model: CvModel, text: str, lineno: int, kinds: set[str], out: list[Claim], scope: tuple[str, ...] = ()
+) -> None:
+    """Free-text claims of one line: numbers, dates, technologies, degrees, institutions, orgs.
+    ``scope``: the CV roles a bullet belongs to — its figures must come from those roles."""
+    seen: dict[float, int] = {}
+    for n in find_numbers(text):
+        if scope:
+            role_figures = model.numbers_for(scope)
+            ok = number_supported(n, role_figures)
+            note = ""
+            seen[n.value] = seen.get(n.value, 0) + 1
+            available = sum(1 for f in role_figures if abs(float(f["value"]) - n.value) < 1e-9)
+            if ok and seen[n.value] > available:
+                ok, note = (
+                    False,
+                    f"used {seen[n.value]} times in this line, {available} time(s) in the CV role",
+                )
+            elif not ok:
+                where = model.by_id[scope[0]]["employer"]
+                note = (
+                    f"the CV gives this figure elsewhere, not for {where}"
+                    if number_supported(n, model.vocab["numbers"])
+                    else "no such figure in the CV"
+                )
+        else:
+            ok = number_supported(n, model.vocab["numbers"])
+            note = "" if ok else "no such figure in the CV"
+        out.append(Claim("numbers", n.text, lineno, ok, note))
+    for d in find_dates(text):
+        for value in (d.start, d.end):
+            if value is None or value == PRESENT:
+                continue
+            ok = value in model.dates if has_month(value) else value in model.years
+            note = ""
+            if not ok:
+                note = (
+                    f"the CV gives only the year {value[:4]}"
+                    if value[:4] in model.years
+                    else f"{show_date(value)} is not a date in the CV"
+                )
+            out.append(Claim("dates", show_date(value), lineno, ok, note))
+    for canonical, matched, _ in model.matcher.find(text):
+        ok = canonical in model.cv_techs
+        out.append(Claim("technologies", matched, lineno, ok, "" if ok else "not in the CV"))
+    if "degrees" in kinds:
+        for matched, ok in model.mentioned_degree_supported(text):
+            out.append(
+                Claim("degrees", matched.rstrip("."), lineno, ok, "" if ok else "the CV lists no such degree")
+            )
+        for m in _SCHOOL.finditer(text):
+            ok = bool(model.school_entries(m.group(1))) or model.in_cv_text(m.group(1))
+            out.append(Claim("degrees", m.group(1), lineno, ok, "" if ok else "institution not in the CV"))
+    if "orgs" in kinds:
+        names = {m.group(1) for m in _ORG_SUFFIX.finditer(text)}
+        for m in _ORG_AFTER.finditer(text):
+            names.update(p for p in re.split(r"\s+(?:and|&)\s+", m.group(1)) if p[:1].isupper())
+        for name in sorted(names):
+            if _known_name(model, name):
+                continue
+            out.append(Claim("employers", name, lineno, False, "organisation not in the CV"))
+
+
+def line_claims(model: CvModel, text: str) -> list[Claim]:
+    """The free-text claims of one line or sentence (numbers, dates, technologies, degrees, orgs)."""
+    out: list[Claim] = []
+    _scan_line(model, text, 0, {"degrees", "orgs"}, out)
+    return out
+
+
+def _known_name(model: CvModel, name: str) -> bool:
+    n = re.sub(r"[\s.,]+$", "", name)
+    return bool(
+        model.employer_entries(n)
+        or model.in_cv_text(n)
+        or model.school_entries(n)
+        or model.matcher.find(n)
+        or model.is_location(n)
+        or (model.job_norm and f" {norm_org(n)} " in f" {model.job_norm} ")
+    )
+
+
+def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Claim]) -> None:
+    for i in range(sec.start, sec.end):
+        text = clean_inline(lines[i]).lstrip("# ").strip()
+        if (
+            not text
+            or "@" in text
+            or i == next((j for j in range(sec.start, sec.end) if lines[j].strip()), -1)
+        ):
+            continue
+        for part in split_parts(text):
+            if not re.search(r"[A-Za-z]", part) or not any(
+                w in norm_title(part).split()
+                for w in (
+                    "engineer",
+                    "developer",
+                    "manager",
+                    "lead",
+                    "director",
+                    "architect",
+                    "scientist",
+                    "analyst",
+                    "head",
+                    "consultant",
+                    "designer",
+                    "principal",
+                    "staff",
+                )
+            ):
+                continue
+            ok = norm_title(part) in model.titles or norm_title(part) in model.headline_titles
+            out.append(Claim("titles", part, i + 1, ok, "" if ok else "a job title the CV never gives"))
+
+
+def analyse(artifact: str, model: CvModel) -> Analysis:
+    """Every claim of ``artifact`` with its grounding, and the artifact's sections and entries."""
+    lines = artifact.splitlines()
+    sections = split_sections(lines)
+    claims: list[Claim] = []
+    entries: list[OutEntry] = []
+    head_lines: dict[int, str] = {}
+    scopes: dict[int, tuple[str, ...]] = {}
+    for sec in sections:
+        if sec.cls == "header":
+            _header_titles(model, lines, sec, claims)
+            continue
+        if sec.cls in ("experience", "education"):
+            for block in split_blocks(lines, sec):
+                fn = _experience if sec.cls == "experience" else _education
+                entry = fn(model, lines, block, claims)
+                entries.append(entry)
+                head_lines.update(dict.fromkeys(block.head, sec.cls))
+                if entry.employer_ids:
+                    scopes.update(dict.fromkeys(block.body, tuple(entry.employer_ids)))
+        elif sec.cls in ITEM_SECTIONS:
+            for block in split_blocks(lines, sec):
+                text = " | ".join(clean_inline(strip_bullet(lines[i]).lstrip("# ")) for i in block.head)
+                ok = model.item_supported(sec.cls, text)
+                entries.append(OutEntry(sec.cls, block, text, ok))
+                claims.append(
+                    Claim(
+                        "entries",
+                        text,
+                        block.first + 1,
+                        ok,
+                        ""
+                        if ok
+                        else f"not a {sec.cls[:-1] if sec.cls.endswith('s') else sec.cls} entry in the CV",
+                    )
+                )
+        elif sec.cls == "skills":
+            for i in range(sec.start, sec.end):
+                if not lines[i].strip() or heading_of(lines[i]):
+                    continue
+                for item in _skills_items(lines[i]):
+                    if model.matcher.find(item) or model.in_cv_text(item) or model.words_in_cv(item):
+                        continue
+                    claims.append(Claim("technologies", item, i + 1, False, "skill not in the CV"))
+    section_headings = {s.heading_index for s in sections}
+    for i, line in enumerate(lines):
+        if not line.strip() or i in section_headings:
+            continue
+        kinds = set()
+        if head_lines.get(i) != "education":
+            kinds.add("degrees")
+        if head_lines.get(i) != "experience":
+            kinds.add("orgs")
+        _scan_line(model, line, i + 1, kinds, claims, scopes.get(i, ()))
+    return Analysis(lines, sections, claims, entries)
+
+
+def grouped(analysis: Analysis) -> dict[str, list[Claim]]:
+    """Claims by check name (every name of :data:`CHECK_NAMES` present)."""
+    out: dict[str, list[Claim]] = {name: [] for name in CHECK_NAMES}
+    for c in analysis.claims:
+        out[c.check].append(c)
+    return out
+
+
+def summary_for(model: CvModel) -> dict[str, Any]:
+    """Short lists of the CV's employers/titles/degrees, for check details."""
+    return {
+        "employers": model.employer_names(),
+        "titles": sorted({e["title"] for e in model.experience}),
+        "degrees": [e["degree"] for e in model.education],
+    }

@@ -1,0 +1,257 @@
+"""Markdown structure of a CV: sections, entries (blocks), entry heads and lists.
+
+Line indices are 0-based into the document's lines; the checks report 1-based line numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .text import DateMention, clean_inline, find_dates, norm_text
+
+# --- Markdown structure ---------------------------------------------------------------------
+
+SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("volunteering", "Volunteering", ("volunteer", "volunteering")),
+    ("summary", "Summary", ("summary", "profile", "about", "objective", "overview", "introduction")),
+    (
+        "skills",
+        "Skills",
+        ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages"),
+    ),
+    ("experience", "Experience", ("experience", "employment", "work history", "career history", "career")),
+    ("education", "Education", ("education", "academic", "qualifications", "degrees")),
+    (
+        "certifications",
+        "Certifications",
+        ("certifications", "certification", "certificates", "licenses", "licences", "accreditations"),
+    ),
+    ("projects", "Projects", ("projects", "portfolio", "open source")),
+    ("publications", "Publications", ("publications", "talks", "papers")),
+    ("awards", "Awards", ("awards", "honors", "honours")),
+    ("languages", "Languages", ("languages", "spoken languages")),
+    ("interests", "Interests", ("interests", "hobbies")),
+)
+CANONICAL = {cls: name for cls, name, _ in SECTION_CLASSES}
+SECTION_ORDER = (
+    "summary",
+    "experience",
+    "skills",
+    "education",
+    "certifications",
+    "projects",
+    "publications",
+    "awards",
+    "volunteering",
+    "languages",
+    "interests",
+)
+ITEM_SECTIONS = ("certifications", "projects", "publications", "awards", "languages", "volunteering")
+
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_BOLD_ONLY = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
+BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
+
+
+def classify_section(title: str) -> str | None:
+    """Section class of a heading text (``"Work Experience"`` → ``"experience"``) or ``None``."""
+    words = norm_text(clean_inline(title))
+    if not words or len(words.split()) > 5:
+        return None
+    padded = f" {words} "
+    for cls, _, keys in SECTION_CLASSES:
+        if any(f" {k} " in padded for k in keys):
+            return cls
+    return None
+
+
+@dataclass
+class Section:
+    """A section: ``cls`` (``"header"`` for the lines before the first section, ``None`` for an
+    unknown heading), heading text, heading level, and its body as 0-based ``[start, end)`` line
+    indices (the heading line itself is ``heading_index``, ``-1`` for the header block)."""
+
+    cls: str | None
+    title: str
+    level: int
+    heading_index: int
+    start: int
+    end: int
+
+
+def heading_of(line: str) -> tuple[int, str] | None:
+    """``(level, text)`` of a Markdown heading, a bold-only line (level 2) or ``None``."""
+    m = _HEADING.match(line)
+    if m:
+        return len(m.group(1)), m.group(2).strip()
+    m = _BOLD_ONLY.match(line)
+    if m and not BULLET.match(line):
+        return 2, m.group(1).strip()
+    return None
+
+
+def split_sections(lines: list[str]) -> list[Section]:
+    """Split a CV into sections. A heading starts a section when its text names a known section
+    class, or when it is a level-1/2 ``#`` heading after the first section; other headings
+    (entries such as ``### Title — Employer``) stay inside the current section. An ALL-CAPS line
+    naming a section class also counts as a section heading."""
+    sections = [Section("header", "", 0, -1, 0, len(lines))]
+    for i, line in enumerate(lines):
+        head = heading_of(line)
+        text = line.strip()
+        if head is None and text.isupper() and classify_section(text) and len(text) <= 40:
+            head = (2, text.title())
+        if head is None:
+            continue
+        level, title = head
+        cls = classify_section(title)
+        current = sections[-1]
+        is_md = bool(_HEADING.match(line))
+        if cls is not None and (current.cls in ("header", None) or level <= current.level):
+            pass
+        elif cls is None and is_md and level <= 2 and current.cls != "header" and level <= current.level:
+            pass  # an unknown top-level section (e.g. "## Extras")
+        else:
+            continue
+        current.end = i
+        sections.append(Section(cls, clean_inline(title), level, i, i + 1, len(lines)))
+    return sections
+
+
+def is_date_line(line: str) -> tuple[DateMention | None, str]:
+    """If ``line`` starts with a date or date range (italics/brackets allowed), ``(date, rest)`` where
+    ``rest`` is the remaining text (usually a location); else ``(None, "")``."""
+    text = clean_inline(line).strip().lstrip("([").strip()
+    dates = find_dates(text)
+    if not dates or dates[0].span[0] != 0:
+        return None, ""
+    rest = text[dates[0].span[1] :].strip(" )]·|,—–-\t")
+    return dates[0], rest
+
+
+@dataclass
+class Block:
+    """An entry inside a section: head lines (title, employer, dates) and body lines, as 0-based
+    line indices into the document."""
+
+    head: list[int] = field(default_factory=list)
+    body: list[int] = field(default_factory=list)
+
+    @property
+    def first(self) -> int:
+        return self.head[0] if self.head else self.body[0]
+
+    @property
+    def last(self) -> int:
+        return max(self.head + self.body)
+
+
+def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
+    line = lines[i]
+    if not line.strip() or BULLET.match(line):
+        return False
+    head = heading_of(line)
+    if head is not None:
+        return head[0] > section.level or not _HEADING.match(line)
+    if line.lstrip().startswith(("**", "__")):
+        return True
+    if section.cls not in ("experience", "education"):
+        return False
+    date, _ = is_date_line(line)
+    if date is not None:
+        return False
+    if any(d.is_range for d in find_dates(clean_inline(line))) and re.search(r"[—–|·,@]| at ", line):
+        return True
+    nxt = next((j for j in range(i + 1, min(i + 3, section.end)) if lines[j].strip()), None)
+    return nxt is not None and is_date_line(lines[nxt])[0] is not None
+
+
+def split_blocks(lines: list[str], section: Section) -> list[Block]:
+    """Entries of a section. A head candidate (sub-heading, bold lead, a line followed by a date
+    line) starts an entry; consecutive head lines and an immediately following date line belong
+    to the same head. A section without head candidates gives one entry per bullet (or per line)."""
+    idx = [i for i in range(section.start, section.end) if lines[i].strip()]
+    blocks: list[Block] = []
+    for i in idx:
+        if _head_candidate(lines, i, section):
+            current = blocks[-1] if blocks else None
+            if (
+                current is not None
+                and current.head
+                and not current.body
+                and not _HEADING.match(lines[i])
+                and not any(find_dates(clean_inline(lines[j])) for j in current.head)
+            ):
+                current.head.append(i)  # "### Title" then "**Employer** | dates"
+            else:
+                blocks.append(Block(head=[i]))
+        elif blocks and blocks[-1].head and not blocks[-1].body and is_date_line(lines[i])[0] is not None:
+            blocks[-1].head.append(i)
+        elif blocks:
+            blocks[-1].body.append(i)
+        else:
+            blocks.append(Block(body=[i]))
+    if not any(b.head for b in blocks):
+        items = [i for i in idx if BULLET.match(lines[i])] or idx
+        return [Block(head=[i]) for i in items]
+    return [b for b in blocks if b.head]
+
+
+def strip_bullet(line: str) -> str:
+    return BULLET.sub("", line, count=1).strip()
+
+
+def head_text(lines: list[str], block: Block) -> str:
+    """The head lines of ``block`` joined by `` | `` with Markdown markup removed."""
+    parts = []
+    for i in block.head:
+        h = heading_of(lines[i])
+        parts.append(clean_inline(h[1] if h else strip_bullet(lines[i])))
+    return " | ".join(p for p in parts if p)
+
+
+_STRONG_SEP = re.compile(r"\s+(?:—|–|-|\||·|•|@|at)\s+|\s*[—–|·•]\s*")
+
+
+def split_parts(text: str) -> list[str]:
+    """Split an entry head into segments on strong separators; commas only when nothing else splits.
+    A comma before a legal suffix (``Acme, Inc.``) is kept."""
+    text = re.sub(r",\s*(?=(?:Inc|Ltd|LLC|LLP|GmbH|PLC|plc|Corp|S\.A\.|AG|BV|B\.V\.)\b)", " ", text)
+    text = re.sub(r"\(\s*\)|\[\s*\]", " ", text)
+    parts = [p.strip(" ,;:()[]") for p in _STRONG_SEP.split(text)]
+    parts = [p for p in parts if p]
+    if len(parts) <= 1 and "," in text:
+        parts = [p.strip(" ,;:()[]") for p in text.split(",") if p.strip(" ,;:()[]")]
+    return parts
+
+
+def split_list(text: str) -> list[str]:
+    """Items of a comma/semicolon/pipe list; a parenthesised group gives its own items:
+    ``"AWS (EC2, S3), Docker"`` → ``["AWS", "EC2", "S3", "Docker"]``."""
+    items: list[str] = []
+    depth, current, inner = 0, [], []
+    groups: list[str] = []
+    for ch in text + ",":
+        if ch in "([":
+            depth += 1
+            if depth == 1:
+                inner = []
+                continue
+        elif ch in ")]" and depth:
+            depth -= 1
+            if depth == 0:
+                groups.append("".join(inner))
+                continue
+        if depth:
+            inner.append(ch)
+        elif ch in ",;|·•":
+            items.append("".join(current).strip(" ."))
+            items += [p.strip(" .") for g in groups for p in re.split(r"[,;/|]", g)]
+            current, groups = [], []
+        else:
+            current.append(ch)
+    out = []
+    for item in items:
+        out += [p.strip(" .") for p in re.split(r"\s+/\s+", item)]
+    return [i for i in out if i]
