@@ -8,7 +8,7 @@ STAMP   := $(VENV)/.installed
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: install demo review test test-fast lint serve frontend bench clean
+.PHONY: install demo review test test-fast lint serve frontend openapi bench clean
 
 $(STAMP): pyproject.toml uv.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -24,11 +24,32 @@ demo: install ## run the demo task on the embedded local model
 review: install ## run portfolio-review on the embedded local model with the example data
 	$(BIN)/python cli.py run portfolio-review
 
-test: install ## the whole test suite (unit, integration, local model, browser)
+FRONTEND_DEPS := frontend/node_modules/.package-lock.json
+FRONTEND_SRC  := $(shell find frontend/src -type f) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
+STATIC_INDEX  := src/autogen_pse/web/static/index.html
+
+$(FRONTEND_DEPS): frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $(FRONTEND_DEPS)
+
+$(STATIC_INDEX): $(FRONTEND_DEPS) $(FRONTEND_SRC)
+	cd frontend && npm run build
+
+frontend: $(STATIC_INDEX) ## build the dashboard when its sources are newer than the build
+
+serve: install frontend ## dashboard on http://127.0.0.1:8080 (PSE_WEB_HOST / PSE_WEB_PORT / PSE_WEB_TOKEN)
+	$(BIN)/python web_server.py
+
+openapi: install $(FRONTEND_DEPS) ## after API changes: frontend/openapi.json + src/api/schema.d.ts
+	$(BIN)/python frontend/scripts/export_openapi.py
+	cd frontend && npm run gen:api
+
+test: install frontend ## the whole test suite (unit, integration, local model, Chroma server, browser)
 	$(BIN)/ruff check src tests tasks bench
+	cd frontend && npm test
 	$(BIN)/python -m pytest -q
 
-test-fast: install ## without the local-model and browser tests
+test-fast: install frontend ## without the local-model and browser tests
 	$(BIN)/python -m pytest -q -m "not local_model and not browser"
 
 lint: install

@@ -163,7 +163,8 @@ class CycleLoop:
             inp.usage.merge(cycle_usage)
         self._update_artifact(team)
 
-        rendered, results = inp.checker.run(self.artifact)
+        # Checks may run subprocesses (pytest): keep them off the event loop.
+        rendered, results = await asyncio.to_thread(inp.checker.run, self.artifact)
         self.last_checks = results
         for r in results:
             emit(EventKind.CHECK, {**r.model_dump(), "phase": "cycle"}, cycle=index)
@@ -175,8 +176,10 @@ class CycleLoop:
         self.evaluator_pass = agent_outcome is Outcome.PASS and origin != "declared"
         if self.evaluator_pass and not all_pass(results) and inp.checker.has_sanitize:
             # Deterministic rules may repair what the checks found; accept only if every check passes.
-            sanitized = inp.checker.sanitize(rendered)
-            if sanitized.changes and all_pass(inp.checker.check(sanitized.artifact, raw=sanitized.artifact)):
+            sanitized = await asyncio.to_thread(inp.checker.sanitize, rendered)
+            if sanitized.changes and all_pass(
+                await asyncio.to_thread(inp.checker.check, sanitized.artifact, raw=sanitized.artifact)
+            ):
                 merged = verdict.model_copy(update={"issues": [
                     *verdict.issues, f"{len(sanitized.changes)} sanitize change(s) repair the failing checks"]})
                 origin = "sanitized"

@@ -77,11 +77,11 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
     Raises:
         UserError: unknown task, bad model spec, missing ``--var`` (nothing is written).
     """
-    from .models import parse_spec
+    from .models import validate_spec
 
     task = load_task(settings.tasks_dir, request.task)
     model = request.model or settings.model
-    parse_spec(model)
+    validate_spec(model, settings)
     if not (task.dir / "prepare.py").is_file():
         task.render_task(request.vars)
     limits = Limits(
@@ -150,7 +150,7 @@ async def execute(
     )
     try:
         outcome = await run_cycles(inputs)
-        return _finish(outcome, plan, run_dir, checker, ground, emitter, usage)
+        return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage)
     except Exception as exc:  # a hook or store failure after the run began: end the trace as error
         emitter.emit(EventKind.RUN_FINISHED, {"status": "error", "verdict": None, "reason": None, "limit": None,
                                               "cycles": 0, "usage": usage.to_dict(), "error": str(exc)[:500],
@@ -175,17 +175,18 @@ def _tools(task: TaskSpec, workspace: Path, settings: Settings, supports: bool, 
     return tools
 
 
-def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker: Checker, ground: Grounding,
+async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker: Checker, ground: Grounding,
             emitter: EventEmitter, usage: UsageTotals) -> RunResult:
     verdict, verified, artifact_path = outcome.verdict, False, None
     final_checks: list[Any] = []
     if outcome.status != "error" or outcome.raw_artifact:
         rendered, unknown = checker.render(outcome.raw_artifact)
-        sanitized = checker.sanitize(rendered)
+        sanitized = await asyncio.to_thread(checker.sanitize, rendered)
         if sanitized.changes:
             emitter.emit(EventKind.SANITIZED, {"changes": [c.model_dump() for c in sanitized.changes]})
         if sanitized.changes or outcome.last_checks is None:
-            final_checks = checker.check(sanitized.artifact, raw=outcome.raw_artifact, unknown=unknown)
+            final_checks = await asyncio.to_thread(checker.check, sanitized.artifact, raw=outcome.raw_artifact,
+                                                   unknown=unknown)
         else:  # unchanged artifact: the last cycle's results are the final ones
             final_checks = outcome.last_checks
         for r in final_checks:

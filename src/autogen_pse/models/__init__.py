@@ -85,6 +85,25 @@ __all__ = [
 ]
 
 
+def validate_spec(spec: str, settings: Settings) -> tuple[str, str]:
+    """:func:`parse_spec` plus cheap checks of what the spec names, without loading a model:
+    a scripted file must exist and be valid, a local GGUF file must exist.
+
+    Raises:
+        UserError: names the bad spec, file or JSON path, and the fix.
+    """
+    kind, arg = parse_spec(spec)
+    if kind == "scripted":
+        from .scripted import load_script, resolve_script_path
+
+        load_script(resolve_script_path(arg, settings.project_root))
+    elif kind == "local":
+        from .local import resolve_model_path
+
+        resolve_model_path(settings)
+    return kind, arg
+
+
 def parse_spec(spec: str) -> tuple[str, str]:
     """Validate a model spec without opening it: ``(kind, argument)``.
 

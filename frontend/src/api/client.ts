@@ -1,0 +1,95 @@
+// Typed API client generated from the OpenAPI schema (src/api/schema.d.ts).
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema";
+
+export type Schemas = components["schemas"];
+export type Trace = Schemas["Trace"];
+export type Cycle = Schemas["Cycle"];
+export type Message = Schemas["Message"];
+export type Check = Schemas["Check"];
+export type Usage = Schemas["Usage"];
+export type AgentUsage = Schemas["AgentUsage"];
+export type RunSummary = Schemas["RunSummary"];
+export type RunPage = Schemas["RunPageOut"];
+export type TaskOut = Schemas["TaskOut"];
+export type TaskList = Schemas["TaskList"];
+export type RunEvent = Schemas["RunEventOut"];
+export type RunLevelEvent = Schemas["RunLevelEventOut"];
+export type Health = Schemas["Health"];
+export type RunFilters = NonNullable<paths["/api/runs"]["get"]["parameters"]["query"]>;
+
+export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
+
+/** An API failure with the server's `detail` message. */
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Listener = () => void;
+const unauthorized = new Set<Listener>();
+/** Called whenever the API answers 401 (the app shows the login page). */
+export function onUnauthorized(fn: Listener): () => void {
+  unauthorized.add(fn);
+  return () => unauthorized.delete(fn);
+}
+
+function detailOf(error: unknown, status: number): string {
+  if (error && typeof error === "object" && "detail" in error) {
+    const detail = (error as { detail: unknown }).detail;
+    if (typeof detail === "string") return detail;
+    if (Array.isArray(detail))
+      return detail
+        .map((d) => (d && typeof d === "object" && "msg" in d ? String((d as { msg: unknown }).msg) : String(d)))
+        .join("; ");
+    return JSON.stringify(detail);
+  }
+  return `HTTP ${status}`;
+}
+
+/** Unwrap an openapi-fetch result: the data, or an ApiError (401 also notifies listeners). */
+export async function unwrap<T>(
+  pending: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await pending;
+  } catch (err) {
+    throw new ApiError(0, `network error: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const { data, error, response } = result;
+  if (response.status === 401) unauthorized.forEach((fn) => fn());
+  if (!response.ok || data === undefined) throw new ApiError(response.status, detailOf(error, response.status));
+  return data;
+}
+
+export const getTasks = () => unwrap(api.GET("/api/tasks"));
+export const getHealth = () => unwrap(api.GET("/api/health"));
+export const listRuns = (query: RunFilters) => unwrap(api.GET("/api/runs", { params: { query } }));
+export const getRun = (runId: string) => unwrap(api.GET("/api/runs/{run_id}", { params: { path: { run_id: runId } } }));
+export const startRun = (body: Schemas["RunCreate"]) => unwrap(api.POST("/api/runs", { body }));
+export const cancelRun = (runId: string) =>
+  unwrap(api.POST("/api/runs/{run_id}/cancel", { params: { path: { run_id: runId } }, body: {} as never }));
+export const login = (token: string) => unwrap(api.POST("/api/login", { body: { token } }));
+export const logout = () => unwrap(api.POST("/api/logout", { body: {} as never }));
+
+export const artifactUrl = (runId: string, download = false) =>
+  `/api/runs/${encodeURIComponent(runId)}/artifact${download ? "?download=true" : ""}`;
+
+/** The artifact's Markdown text, or null when the run has none (404). */
+export async function getArtifact(runId: string): Promise<string | null> {
+  let response: Response;
+  try {
+    response = await fetch(artifactUrl(runId), { credentials: "same-origin" });
+  } catch (err) {
+    throw new ApiError(0, `network error: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (response.status === 404) return null;
+  if (response.status === 401) unauthorized.forEach((fn) => fn());
+  if (!response.ok) throw new ApiError(response.status, `HTTP ${response.status}`);
+  return response.text();
+}

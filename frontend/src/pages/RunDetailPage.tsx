@@ -1,0 +1,236 @@
+// Run detail: cycles with messages, verdicts, issues and checks; per-agent usage chart; the
+// artifact rendered as sanitized Markdown with a download button; grounding and cited sources.
+import { useState } from "react";
+import { artifactUrl, getArtifact, getRun, type Cycle, type Trace } from "../api/client";
+import { Markdown } from "../components/Markdown";
+import { Turn } from "../components/Turn";
+import { CheckList, Empty, ErrorBox, Loading, StatusBadge, VerdictBadge } from "../components/ui";
+import { UsageChart } from "../components/UsageChart";
+import { fmtCost, fmtDuration, fmtTime, fmtTokens } from "../format";
+import { Link } from "../router";
+import { agentRows, citedSources, durationMs, toTurn, totalTokens } from "../trace";
+import { useAsync } from "../useAsync";
+
+function CycleSection({ cycle }: { cycle: Cycle }) {
+  const v = cycle.verdict;
+  return (
+    <section className="cycle" aria-labelledby={`dcycle-${cycle.index}`} data-cycle={cycle.index}>
+      <h3 className="cycle-sep" id={`dcycle-${cycle.index}`}>
+        <span>
+          Cycle {cycle.index}
+          {cycle.kind && <span className="muted"> · {cycle.kind}</span>}
+        </span>
+        <VerdictBadge outcome={v?.outcome} />
+      </h3>
+      {v && (
+        <div className="verdict-box">
+          <p>
+            <strong>{v.reason}</strong>
+            {cycle.verdict_origin && <span className="muted small"> (from {cycle.verdict_origin})</span>}
+            {v.summary && <span> — {v.summary}</span>}
+          </p>
+          {v.issues.length > 0 && (
+            <ul className="issues" aria-label={`Issues of cycle ${cycle.index}`}>
+              {v.issues.map((issue, i) => (
+                <li key={i}>{issue}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <CheckList checks={cycle.checks} title={`Checks of cycle ${cycle.index}`} />
+      <details className="messages">
+        <summary>
+          {cycle.messages.length} message(s) · {fmtTokens((cycle.usage?.prompt_tokens ?? 0) + (cycle.usage?.completion_tokens ?? 0))} tokens
+        </summary>
+        <div className="turns">
+          {cycle.messages.map((m, i) => (
+            <Turn key={m.seq ?? i} turn={toTurn(m, i)} />
+          ))}
+        </div>
+      </details>
+    </section>
+  );
+}
+
+function Artifact({ runId }: { runId: string }) {
+  const { data, error, loading, reload } = useAsync(() => getArtifact(runId), [runId]);
+  const [source, setSource] = useState(false);
+  if (loading) return <Loading label="Loading artifact…" />;
+  if (error != null) return <ErrorBox error={error} retry={reload} />;
+  if (data == null) return <Empty>This run has no artifact.</Empty>;
+  return (
+    <div className="artifact">
+      <div className="artifact-actions">
+        <a className="btn" href={artifactUrl(runId, true)} download={`${runId}.md`}>
+          Download artifact (.md)
+        </a>
+        <button type="button" className="btn" aria-pressed={source} onClick={() => setSource((s) => !s)}>
+          {source ? "Show rendered" : "Show Markdown source"}
+        </button>
+      </div>
+      {source ? <pre className="artifact-source">{data}</pre> : <Markdown text={data} className="artifact-body" />}
+    </div>
+  );
+}
+
+function Summary({ trace }: { trace: Trace }) {
+  const ms = durationMs(trace);
+  return (
+    <dl className="summary">
+      <div>
+        <dt>Verdict</dt>
+        <dd>
+          <VerdictBadge outcome={trace.verdict} /> {trace.reason}
+        </dd>
+      </div>
+      <div>
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={trace.status} /> {trace.limit && <span className="muted">limit {trace.limit}</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>Cycles</dt>
+        <dd>{trace.cycles.length}</dd>
+      </div>
+      <div>
+        <dt>Tokens</dt>
+        <dd>{fmtTokens(totalTokens(trace))}</dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd>{fmtCost(trace.usage?.cost, trace.usage?.currency)}</dd>
+      </div>
+      <div>
+        <dt>Duration</dt>
+        <dd>{ms == null ? "—" : fmtDuration(ms)}</dd>
+      </div>
+      <div>
+        <dt>Artifact</dt>
+        <dd>{trace.artifact ? (trace.artifact.verified ? "verified ✔" : "unverified") : "none"}</dd>
+      </div>
+      {trace.grounding && (
+        <div>
+          <dt>Grounding</dt>
+          <dd data-testid="grounding">
+            {trace.grounding.score != null ? `${(trace.grounding.score * 100).toFixed(0)}%` : "—"}{" "}
+            <span className="muted small">
+              ({trace.grounding.supported}/{trace.grounding.checked} claims supported)
+            </span>
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+export function RunDetailPage({ runId }: { runId: string }) {
+  const { data: trace, error, loading, reload } = useAsync(() => getRun(runId), [runId]);
+  if (loading && !trace) return <Loading label="Loading run…" />;
+  if (error != null) return <ErrorBox error={error} retry={reload} />;
+  if (!trace) return null;
+  const sources = citedSources(trace);
+  const unsupported = trace.grounding?.unsupported ?? [];
+  return (
+    <div className="detail">
+      <header className="page-head">
+        <div>
+          <h1>
+            Run <code>{runId}</code>
+          </h1>
+          <p className="muted">
+            {trace.task} · {trace.model} · started {fmtTime(trace.started_at)}
+          </p>
+        </div>
+        <div className="head-actions">
+          {trace.active && (
+            <Link className="btn btn-primary" to={`/runs/${runId}/live`}>
+              Follow live
+            </Link>
+          )}
+          <Link className="btn" to={`/compare?a=${runId}`}>
+            Compare…
+          </Link>
+          <button type="button" className="btn" onClick={reload}>
+            Refresh
+          </button>
+        </div>
+      </header>
+      {trace.status === "queued" && <Loading label="Queued: waiting for a free run slot…" />}
+      {trace.error && <p className="state state-error" role="alert">{trace.error}</p>}
+      <Summary trace={trace} />
+
+      <section aria-labelledby="usage-h">
+        <h2 id="usage-h">Usage per agent</h2>
+        <UsageChart rows={agentRows(trace)} currency={trace.usage?.currency} />
+      </section>
+
+      <section aria-labelledby="cycles-h">
+        <h2 id="cycles-h">Cycles</h2>
+        {trace.cycles.length === 0 ? <Empty>No cycle recorded.</Empty> : trace.cycles.map((c) => <CycleSection key={c.index} cycle={c} />)}
+        <CheckList checks={trace.final_checks} title="Final checks (after sanitizing)" />
+        {trace.sanitize_changes.length > 0 && (
+          <details>
+            <summary>{trace.sanitize_changes.length} sanitize change(s)</summary>
+            <ul>
+              {trace.sanitize_changes.map((c, i) => (
+                <li key={i}>
+                  <code>{String(c.rule)}</code>: “{String(c.before)}” → “{String(c.after)}”
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </section>
+
+      {(trace.grounding || sources.length > 0) && (
+        <section aria-labelledby="sources-h">
+          <h2 id="sources-h">Grounding and sources</h2>
+          {unsupported.length > 0 && (
+            <>
+              <h3>Unsupported claims</h3>
+              <ul className="issues">
+                {unsupported.map((u, i) => (
+                  <li key={i}>{typeof u === "string" ? u : JSON.stringify(u)}</li>
+                ))}
+              </ul>
+            </>
+          )}
+          {sources.length > 0 && (
+            <>
+              <h3>Cited sources</h3>
+              <ul data-testid="sources">
+                {sources.map((s) => (
+                  <li key={s}>{s}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </section>
+      )}
+
+      <section aria-labelledby="artifact-h">
+        <h2 id="artifact-h">Artifact</h2>
+        {trace.artifact?.issues && trace.artifact.issues.length > 0 && (
+          <ul className="issues" aria-label="Open issues of the artifact">
+            {trace.artifact.issues.map((i, n) => (
+              <li key={n}>{i}</li>
+            ))}
+          </ul>
+        )}
+        <Artifact runId={runId} />
+      </section>
+      {trace.warnings.length > 0 && (
+        <section aria-labelledby="warn-h">
+          <h2 id="warn-h">Warnings</h2>
+          <ul>
+            {trace.warnings.map((w, i) => (
+              <li key={i}>{String(w.message)}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+"""Shared state of the web app and the ``Annotated[..., Depends]`` aliases the routers use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, Header, HTTPException, Path, Request
+
+from autogen_pse.config import Settings
+from autogen_pse.executor import RunExecutor
+from autogen_pse.store import TraceStore
+from autogen_pse.store.ids import RUN_ID_PATTERN
+from autogen_pse.web.hub import EventHub
+from autogen_pse.web.sse import DEFAULT_RETRY_MS
+
+__all__ = [
+    "ExecutorDep",
+    "HubDep",
+    "JsonBody",
+    "RunId",
+    "SettingsDep",
+    "StateDep",
+    "StoreDep",
+    "StreamConfig",
+    "WebState",
+    "get_state",
+    "require_json",
+]
+
+
+@dataclass(frozen=True)
+class StreamConfig:
+    """SSE timing. ``ping``: keep-alive comment interval (s); ``idle``: how often a quiet stream
+    checks the store and whether its run is still alive (s); ``retry_ms``: the browser's
+    reconnection delay hint; ``send_timeout``: a send that takes longer drops the client (s)."""
+
+    retry_ms: int = DEFAULT_RETRY_MS
+    ping: float = 15.0
+    idle: float = 1.0
+    send_timeout: float = 30.0
+
+
+@dataclass
+class WebState:
+    """Everything a request needs, built once by :func:`autogen_pse.web.create_app`."""
+
+    settings: Settings
+    store: TraceStore
+    hub: EventHub
+    executor: RunExecutor
+    stream: StreamConfig = field(default_factory=StreamConfig)
+    max_queue: int = 50
+
+    @property
+    def token(self) -> str | None:
+        secret = self.settings.web_token
+        value = secret.get_secret_value() if secret is not None else ""
+        return value or None
+
+    def active(self) -> set[str]:
+        """Runs queued or running in this server's executor."""
+        return set(self.executor.active())
+
+    def start_error(self, run_id: str) -> str | None:
+        """Why an accepted run never started (cancelled while queued, bad input), if known."""
+        errors: dict[str, Any] = getattr(self.executor, "errors", {}) or {}
+        value = errors.get(run_id)
+        return str(value) if value is not None else None
+
+    def run_exists(self, run_id: str) -> bool:
+        """The run's trace folder exists (``run_id`` must already be validated)."""
+        return self.store.run_dir(run_id, must_exist=False).is_dir()
+
+
+def get_state(request: Request) -> WebState:
+    return request.app.state.pse  # type: ignore[no-any-return]
+
+
+StateDep = Annotated[WebState, Depends(get_state)]
+
+
+def _settings(state: StateDep) -> Settings:
+    return state.settings
+
+
+def _store(state: StateDep) -> TraceStore:
+    return state.store
+
+
+def _hub(state: StateDep) -> EventHub:
+    return state.hub
+
+
+def _executor(state: StateDep) -> RunExecutor:
+    return state.executor
+
+
+SettingsDep = Annotated[Settings, Depends(_settings)]
+StoreDep = Annotated[TraceStore, Depends(_store)]
+HubDep = Annotated[EventHub, Depends(_hub)]
+ExecutorDep = Annotated[RunExecutor, Depends(_executor)]
+
+#: A run id path parameter, validated (422) before any handler — and so any path — sees it.
+RunId = Annotated[
+    str,
+    Path(min_length=26, max_length=26, pattern=RUN_ID_PATTERN.pattern, description="run id (ULID)"),
+]
+
+
+def require_json(content_type: Annotated[str | None, Header()] = None) -> None:
+    """State changes accept JSON only (415 otherwise): a cross-site form cannot send it without
+    a CORS preflight, which this server never grants."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        raise HTTPException(status_code=415, detail="send the request body as application/json")
+
+
+JsonBody = Depends(require_json)

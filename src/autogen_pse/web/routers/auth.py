@@ -1,0 +1,54 @@
+"""``POST /api/login`` / ``POST /api/logout`` / ``GET /api/auth``: the token as an HttpOnly cookie.
+
+``EventSource`` cannot send headers, so the browser logs in once with the token and then carries
+it in a ``SameSite=Strict`` HttpOnly cookie scoped to ``/api`` (unreadable by page scripts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, HTTPException, Request, Response
+
+from autogen_pse.web.deps import JsonBody, StateDep
+from autogen_pse.web.schemas import AuthState, LoginIn
+from autogen_pse.web.security import COOKIE_NAME, supplied_tokens, token_matches
+
+router = APIRouter(prefix="/api", tags=["auth"])
+
+COOKIE_MAX_AGE = 7 * 24 * 3600
+FAILED_LOGIN_DELAY = 0.3  # seconds
+
+
+@router.post("/login", response_model=AuthState, dependencies=[JsonBody], summary="Log in",
+             responses={401: {"description": "wrong token"}})
+async def login(body: LoginIn, request: Request, response: Response, state: StateDep) -> AuthState:
+    """Check ``token`` (constant time) and set the session cookie. Without a configured token
+    this is a no-op that reports ``auth_required: false``."""
+    expected = state.token
+    if expected is None:
+        return AuthState(auth_required=False, authenticated=True)
+    if not token_matches(body.token, expected):
+        await asyncio.sleep(FAILED_LOGIN_DELAY)  # slows down guessing
+        raise HTTPException(status_code=401, detail="wrong token")
+    response.set_cookie(
+        COOKIE_NAME, body.token, max_age=COOKIE_MAX_AGE, path="/api", httponly=True, samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return AuthState(auth_required=True, authenticated=True)
+
+
+@router.post("/logout", response_model=AuthState, dependencies=[JsonBody], summary="Log out")
+async def logout(response: Response, state: StateDep) -> AuthState:
+    """Clear the session cookie."""
+    response.delete_cookie(COOKIE_NAME, path="/api", httponly=True, samesite="strict")
+    return AuthState(auth_required=state.token is not None, authenticated=state.token is None)
+
+
+@router.get("/auth", response_model=AuthState, summary="Authentication state")
+async def auth_state(request: Request, state: StateDep) -> AuthState:
+    """Whether a token is required and whether this request carries it (reached only when it does
+    or when no token is configured: the guard answers 401 otherwise)."""
+    expected = state.token
+    ok = expected is None or any(token_matches(t, expected) for t in supplied_tokens(request.scope))
+    return AuthState(auth_required=expected is not None, authenticated=ok)

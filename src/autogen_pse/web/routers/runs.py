@@ -1,0 +1,155 @@
+"""Runs: list (from the SQLite index), start (202 + background executor), trace, artifact, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Response
+
+from autogen_pse.errors import PseError, UserError
+from autogen_pse.filters import parse_filters
+from autogen_pse.preparation import needs_prepare
+from autogen_pse.registry import load_registry, load_task
+from autogen_pse.runner import RunRequest
+from autogen_pse.store.trace import TraceBuilder
+from autogen_pse.web.deps import JsonBody, RunId, StateDep, WebState
+from autogen_pse.web.schemas import CancelOut, ErrorOut, RunAccepted, RunCreate, RunPageOut, RunSummary, Trace
+
+router = APIRouter(prefix="/api/runs", tags=["runs"])
+
+_404 = {404: {"model": ErrorOut, "description": "no such run"}}
+_422 = {422: {"model": ErrorOut, "description": "invalid parameter"}}
+
+MAX_PAGE = 200
+
+
+@router.get("", response_model=RunPageOut, responses=_422, summary="List runs")
+async def list_runs(
+    state: StateDep,
+    task: Annotated[str | None, Query(description="exact task name")] = None,
+    verdict: Annotated[str | None, Query(description="PASS | PARTIAL | FAIL | BLOCKED")] = None,
+    status: Annotated[str | None, Query(description="running|finished|error|cancelled|interrupted")] = None,
+    since: Annotated[str | None, Query(description="ISO 8601, inclusive (started at)")] = None,
+    until: Annotated[str | None, Query(description="ISO 8601, exclusive (started at)")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    cursor: Annotated[str | None, Query(max_length=512, description="next_cursor of a previous page")] = None,
+) -> RunPageOut:
+    """Runs newest first, ``{data, count, next_cursor}``, served from the run index."""
+
+    def query() -> RunPageOut:
+        filters = parse_filters(task=task, verdict=verdict, status=status, since=since, until=until)
+        page = state.store.index.list(**filters, limit=limit, cursor=cursor)
+        return RunPageOut(data=[RunSummary.from_row(r) for r in page.data], count=page.count,
+                          next_cursor=page.next_cursor)
+
+    try:
+        return await asyncio.to_thread(query)
+    except UserError as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from None
+
+
+def _task_known(state: WebState, name: str) -> bool:
+    return any(t.name == name for t in load_registry(state.settings.tasks_dir).tasks)
+
+
+def _will_prepare(state: WebState, body: RunCreate) -> bool:
+    try:
+        task = load_task(state.settings.tasks_dir, body.task)
+        return needs_prepare(task, state.settings.state_dir, body.vars)
+    except PseError:
+        return False  # submit() reports the problem
+
+
+@router.post("", status_code=202, response_model=RunAccepted, dependencies=[JsonBody], summary="Start a run",
+             responses={**_404, **_422, 429: {"model": ErrorOut, "description": "the run queue is full"}})
+async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
+    """Validate the request, prepare the task's inputs when they are newer than its facts, and
+    queue the run; it executes in the background (at most ``concurrency`` at once)."""
+    if not await asyncio.to_thread(_task_known, state, body.task):
+        raise HTTPException(status_code=404, detail=f"unknown task {body.task!r}; see GET /api/tasks")
+    capacity = (getattr(state.executor, "concurrency", None) or 1) + state.max_queue
+    if len(state.active()) >= capacity:
+        raise HTTPException(status_code=429, detail=f"{capacity} runs are queued or running; try again later")
+    prepare = await asyncio.to_thread(_will_prepare, state, body)
+    request = RunRequest(task=body.task, model=body.model, max_cycles=body.max_cycles, vars=body.vars)
+    try:
+        run_id = await state.executor.submit(request)
+    except UserError as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from None
+    except PseError as exc:
+        raise HTTPException(status_code=500, detail=str(exc)) from None
+    return RunAccepted(run_id=run_id, prepare=prepare, events_url=f"/api/runs/{run_id}/events",
+                       run_url=f"/api/runs/{run_id}")
+
+
+def load_run(state: WebState, run_id: str) -> dict[str, Any]:
+    """The trace document of ``run_id`` plus ``active`` (folded from ``events.jsonl`` while the run
+    is active, so it is current mid-cycle); a queued run or one that never started gets a minimal
+    document.
+
+    Raises:
+        HTTPException: 404 for an unknown run.
+    """
+    active = run_id in state.active()
+    if state.run_exists(run_id):
+        if active:  # trace.json is rewritten at cycle ends only: fold the event log for a live view
+            events = state.store.read_events(run_id)
+            doc = TraceBuilder.from_events(events).document() if events else {"run_id": run_id}
+            doc.setdefault("status", "running")
+        else:
+            doc = state.store.load_trace(run_id)
+        doc["active"] = active
+        return doc
+    if active:
+        return {"run_id": run_id, "status": "queued", "active": True}
+    error = state.start_error(run_id)
+    if error is not None:
+        status = "cancelled" if error.startswith("cancelled") else "error"
+        return {"run_id": run_id, "status": status, "error": error, "active": False}
+    raise HTTPException(status_code=404, detail=f"no run {run_id}")
+
+
+@router.get("/{run_id}", response_model=Trace, responses={**_404, **_422}, summary="A run's trace")
+async def get_run(run_id: RunId, state: StateDep) -> dict[str, Any]:
+    """The run's ``trace.json`` (cycles, messages, verdicts, checks, usage, artifact info)."""
+    return await asyncio.to_thread(load_run, state, run_id)
+
+
+@router.get(
+    "/{run_id}/artifact", response_class=Response, summary="A run's artifact",
+    responses={**_404, **_422, 200: {"content": {"text/markdown": {}}, "description": "the artifact"}},
+)
+async def get_artifact(
+    run_id: RunId, state: StateDep,
+    raw: Annotated[bool, Query(description="the artifact before sanitizing")] = False,
+    download: Annotated[bool, Query(description="as an attachment")] = False,
+) -> Response:
+    """The artifact as Markdown (``text/markdown``); 404 until the run has written one."""
+
+    def read() -> str | None:
+        if not state.run_exists(run_id):
+            return None
+        path = state.store.artifact_path(run_id, raw=raw)
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    text = await asyncio.to_thread(read)
+    if text is None:
+        raise HTTPException(status_code=404, detail=f"run {run_id} has no artifact (yet)")
+    name = f"{run_id}{'.raw' if raw else ''}.md"
+    disposition = "attachment" if download else "inline"
+    return Response(text, media_type="text/markdown; charset=utf-8",
+                    headers={"Content-Disposition": f'{disposition}; filename="{name}"',
+                             "Cache-Control": "no-cache"})
+
+
+@router.post("/{run_id}/cancel", status_code=202, response_model=CancelOut, dependencies=[JsonBody],
+             responses={**_404, **_422, 409: {"model": ErrorOut, "description": "the run is not active"}},
+             summary="Cancel a run")
+async def cancel_run(run_id: RunId, state: StateDep) -> CancelOut:
+    """Ask a queued or running run to stop; it ends within seconds with status ``cancelled`` and
+    its trace is kept."""
+    if await state.executor.cancel(run_id):
+        return CancelOut(run_id=run_id, cancelled=True, status="cancelling")
+    doc = await asyncio.to_thread(load_run, state, run_id)  # 404 when unknown
+    raise HTTPException(status_code=409, detail=f"run {run_id} is not active (status {doc.get('status')})")

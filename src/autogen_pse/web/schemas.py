@@ -1,0 +1,291 @@
+"""Request and response schemas of the web API (separate from the store's rows and documents).
+
+The trace models mirror ``trace.json`` (``docs/trace-format.md``) with every field optional and
+unknown fields allowed, so a newer trace still serialises; the frontend's TypeScript types are
+generated from these through the OpenAPI schema (``frontend/scripts/export_openapi.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from autogen_pse.store.rows import RunRow
+
+RunStatusOut = Literal["queued", "running", "finished", "error", "cancelled", "interrupted"]
+
+
+class _Out(BaseModel):
+    """Response models: fields with defaults are always present, so the schema marks them required."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+
+class _Open(_Out):
+    model_config = ConfigDict(extra="allow", json_schema_serialization_defaults_required=True)
+
+
+# --- tasks -----------------------------------------------------------------------------------
+class TaskOut(_Out):
+    name: str
+    title: str
+    description: str = ""
+    artifact: str = Field(description="message | files")
+    has_prepare: bool = Field(description="the task has a prepare hook (facts from inputs)")
+    needs_prepare: bool = Field(description="its inputs are newer than the prepared facts (or none yet)")
+    vars: dict[str, str] = Field(default_factory=dict, description="default template values")
+    tools: dict[str, list[str]] = Field(default_factory=dict)
+    knowledge: dict[str, list[str]] = Field(default_factory=dict)
+    error: str | None = Field(default=None, description="why the task cannot be loaded, if it cannot")
+
+
+class RunDefaults(_Out):
+    model: str
+    max_cycles: int
+
+
+class TaskList(_Out):
+    data: list[TaskOut]
+    count: int
+    defaults: RunDefaults
+
+
+# --- runs ------------------------------------------------------------------------------------
+class RunCreate(BaseModel):
+    """Body of ``POST /api/runs``; ``model`` and ``max_cycles`` default to the server settings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    model: str | None = Field(default=None, min_length=1, max_length=300)
+    max_cycles: int | None = Field(default=None, ge=1, le=50)
+    vars: dict[str, str] = Field(default_factory=dict, max_length=50)
+
+
+class RunAccepted(_Out):
+    run_id: str
+    status: Literal["queued"] = "queued"
+    prepare: bool = Field(description="the task's inputs were (re)prepared before queueing")
+    events_url: str
+    run_url: str
+
+
+class RunSummary(_Out):
+    """One row of ``GET /api/runs``. Tokens are counts; ``cost`` is in ``currency``, None when unknown."""
+
+    run_id: str
+    task: str | None = None
+    model: str | None = None
+    status: str
+    verdict: str | None = None
+    reason: str | None = None
+    cycles: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    cost: float | None = None
+    currency: str | None = None
+    started_at: str = ""
+    ended_at: str | None = None
+    verified: bool | None = None
+    error: str | None = None
+
+    @classmethod
+    def from_row(cls, row: RunRow) -> RunSummary:
+        data = row.model_dump(exclude={"trace_dir"})
+        return cls(**data, total_tokens=row.prompt_tokens + row.completion_tokens)
+
+
+class RunPageOut(_Out):
+    data: list[RunSummary]
+    count: int = Field(description="runs matching the filters, over all pages")
+    next_cursor: str | None = Field(default=None, description="pass as ?cursor= for the next page")
+
+
+class CancelOut(_Out):
+    run_id: str
+    cancelled: bool
+    status: str
+
+
+# --- trace document --------------------------------------------------------------------------
+class AgentUsage(_Open):
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+
+
+class Usage(AgentUsage):
+    currency: str | None = None
+    per_agent: dict[str, AgentUsage] = Field(default_factory=dict)
+
+
+class MessageUsage(_Open):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+
+
+class ToolCall(_Open):
+    id: str | None = None
+    name: str | None = None
+    arguments: Any = None
+
+
+class ToolResult(_Open):
+    call_id: str | None = None
+    name: str | None = None
+    content: Any = None
+    is_error: bool | None = None
+
+
+class Message(_Open):
+    seq: int | None = None
+    ts: str | None = None
+    source: str | None = None
+    type: str | None = None
+    content: Any = None
+    usage: MessageUsage | None = None
+    tool_calls: list[ToolCall] | None = None
+    tool_results: list[ToolResult] | None = None
+
+
+class VerdictOut(_Open):
+    outcome: str | None = None
+    reason: str | None = None
+    issues: list[str] = Field(default_factory=list)
+    summary: str | None = None
+
+
+class Check(_Open):
+    seq: int | None = None
+    name: str | None = None
+    ok: bool | None = None
+    severity: str | None = None
+    detail: str | None = None
+    claims_checked: int | None = None
+    claims_supported: int | None = None
+    unsupported: list[Any] = Field(default_factory=list)
+    phase: str | None = None
+
+
+class Chunk(_Open):
+    id: str | None = None
+    source: str | None = None
+    heading: str | None = None
+    score: float | None = None
+
+
+class Retrieval(_Open):
+    seq: int | None = None
+    role: str | None = None
+    query: str | None = None
+    partition: str | None = None
+    chunks: list[Chunk] = Field(default_factory=list)
+
+
+class Cycle(_Open):
+    index: int
+    kind: str | None = None
+    task_text: str | None = None
+    started_at: str | None = None
+    ended_at: str | None = None
+    messages: list[Message] = Field(default_factory=list)
+    verdict: VerdictOut | None = None
+    verdict_origin: str | None = None
+    checks: list[Check] = Field(default_factory=list)
+    retrievals: list[Retrieval] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+
+
+class ArtifactInfo(_Open):
+    path: str | None = None
+    raw_path: str | None = None
+    verified: bool | None = None
+    issues: list[str] = Field(default_factory=list)
+
+
+class GroundingOut(_Open):
+    score: float | None = None
+    checked: int | None = None
+    supported: int | None = None
+    unsupported: list[Any] = Field(default_factory=list)
+
+
+class Prepared(_Open):
+    facts: int | None = None
+    reprepared: bool | None = None
+    facts_path: str | None = None
+
+
+class Trace(_Open):
+    """``trace.json`` of a run (status ``queued`` while it waits for a slot: then mostly empty)."""
+
+    schema_version: int | None = None
+    run_id: str
+    task: str | None = None
+    model: str | None = None
+    status: RunStatusOut
+    verdict: str | None = None
+    reason: str | None = None
+    limit: str | None = None
+    started_at: str | None = None
+    ended_at: str | None = None
+    vars: dict[str, Any] = Field(default_factory=dict)
+    limits: dict[str, Any] = Field(default_factory=dict)
+    error: str | None = None
+    prepared: Prepared | None = None
+    retrievals: list[Retrieval] = Field(default_factory=list)
+    cycles: list[Cycle] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    final_checks: list[Check] = Field(default_factory=list)
+    sanitize_changes: list[dict[str, Any]] = Field(default_factory=list)
+    artifact: ArtifactInfo | None = None
+    grounding: GroundingOut | None = None
+    warnings: list[dict[str, Any]] = Field(default_factory=list)
+    last_seq: int = 0
+    active: bool = Field(default=False, description="queued or running in this server right now")
+
+
+# --- events, auth, health --------------------------------------------------------------------
+class RunEventOut(_Out):
+    """The ``data`` of every SSE frame of ``GET /api/runs/{run_id}/events`` (``id`` = ``seq``)."""
+
+    run_id: str
+    seq: int
+    cycle: int
+    ts: str
+    kind: str
+    payload: dict[str, Any]
+
+
+class RunLevelEventOut(RunEventOut):
+    """The ``data`` of ``GET /api/events`` frames: the event plus the run's index row."""
+
+    run: RunSummary | None = None
+
+
+class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=512)
+
+
+class AuthState(_Out):
+    auth_required: bool
+    authenticated: bool
+
+
+class Health(_Out):
+    status: Literal["ok"] = "ok"
+    version: str
+    auth_required: bool
+    running: int = Field(description="runs executing now")
+    queued: int = Field(description="runs waiting for a slot")
+    concurrency: int | None = None
+
+
+class ErrorOut(_Out):
+    detail: Any

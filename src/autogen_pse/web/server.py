@@ -1,0 +1,43 @@
+"""``python web_server.py`` / ``make serve``: run the dashboard with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Sequence
+
+from autogen_pse.config import Settings
+from autogen_pse.errors import EXIT_USER_ERROR, UserError
+from autogen_pse.web.security import check_bind
+
+__all__ = ["main", "parse_args"]
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="web_server.py", description="Serve the autogen-pse dashboard.")
+    parser.add_argument("--host", help="bind address (default PSE_WEB_HOST or 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (default PSE_WEB_PORT or 8080)")
+    levels = ["critical", "error", "warning", "info", "debug"]
+    parser.add_argument("--log-level", default="info", choices=levels)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Serve until interrupted. Exits with code 2 (and a message) for a refused bind address."""
+    import uvicorn
+
+    from autogen_pse.web.app import create_app
+
+    args = parse_args(argv)
+    updates = {k: v for k, v in (("web_host", args.host), ("web_port", args.port)) if v is not None}
+    settings = Settings().model_copy(update=updates)
+    token = settings.web_token.get_secret_value() if settings.web_token is not None else None
+    try:
+        check_bind(settings.web_host, token)
+    except UserError as exc:
+        logging.basicConfig(level=logging.ERROR, format="%(message)s")
+        logging.getLogger("autogen_pse.web").error("error: %s", exc)
+        raise SystemExit(EXIT_USER_ERROR) from None
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(settings), host=settings.web_host, port=settings.web_port,
+                log_level=args.log_level, timeout_graceful_shutdown=10, proxy_headers=False)

@@ -1,0 +1,175 @@
+"""SyntheticExecutor: a :class:`~autogen_pse.executor.RunExecutor` that plays a fixed event script.
+
+Registered through the same seam as the real executor (``create_app(settings, executor=...)``),
+it records each run with the real :class:`~autogen_pse.store.TraceStore` (trace folder,
+``events.jsonl``, index row) and hands every event to the given sinks — but the events come from a
+script with a fixed pace instead of models. SSE tests use it to reconnect at an exact point of a
+run; ``bench/bench_sse.py`` uses it to fan one long run out to many subscribers. Each event's
+payload carries ``t_emit`` (``time.time()`` at emission) so receivers can measure latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from autogen_pse.config import Settings
+from autogen_pse.events import EventEmitter, EventKind, EventSink
+from autogen_pse.runner import RunRequest
+from autogen_pse.store import TraceStore
+
+__all__ = ["ScriptStep", "SyntheticExecutor", "demo_script"]
+
+
+@dataclass(frozen=True)
+class ScriptStep:
+    kind: EventKind
+    payload: dict[str, Any]
+    cycle: int = 0
+
+
+def _usage(role: str, prompt: int, completion: int) -> dict[str, Any]:
+    return {"model_calls": 1, "prompt_tokens": prompt, "completion_tokens": completion, "cost": None,
+            "currency": "USD", "per_agent": {role: {"model_calls": 1, "prompt_tokens": prompt,
+                                                    "completion_tokens": completion, "cost": None}}}
+
+
+def demo_script(request: RunRequest, *, messages: int = 3, verdict: str = "PASS") -> list[ScriptStep]:
+    """One cycle: ``messages`` turns (planner/specialist/evaluator in turn), a check, a verdict.
+
+    Payloads follow ``docs/CONTRACTS.md``; ``run_started``/``run_finished`` are added by the
+    executor.
+    """
+    roles = ("planner", "specialist", "evaluator")
+    started = {"index": 1, "kind": "initial", "task_text": request.task}
+    steps = [ScriptStep(EventKind.CYCLE_STARTED, started, 1)]
+    for i in range(messages):
+        role = roles[i % 3]
+        steps.append(ScriptStep(EventKind.MESSAGE, {
+            "source": role, "type": "TextMessage", "content": f"{role} turn {i + 1}",
+            "usage": {"prompt_tokens": 10 + i, "completion_tokens": 5, "cost": None},
+        }, 1))
+    verdict_body = {"outcome": verdict, "reason": "OK" if verdict == "PASS" else "INCOMPLETE", "issues": [],
+                    "summary": f"synthetic {verdict}"}
+    steps += [
+        ScriptStep(EventKind.CHECK, {"name": "synthetic", "ok": True, "severity": "error", "detail": "",
+                                     "claims_checked": 0, "claims_supported": 0, "unsupported": [],
+                                     "phase": "cycle"}, 1),
+        ScriptStep(EventKind.VERDICT, {**verdict_body, "origin": "evaluator"}, 1),
+        ScriptStep(EventKind.CYCLE_FINISHED, {"index": 1, "verdict": verdict_body,
+                                              "usage": _usage("planner", 10, 5)}, 1),
+    ]
+    return steps
+
+
+class SyntheticExecutor:
+    """Plays ``script(request)`` for every submitted run, ``delay`` seconds between events
+    (after ``warmup`` seconds of quiet following ``run_started``).
+
+    At most ``concurrency`` runs play at once; the rest wait in order. :meth:`cancel` ends a run
+    after its current event with ``run_finished`` status ``cancelled``.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sinks: list[EventSink] | None = None,
+        concurrency: int = 2,
+        delay: float = 0.05,
+        warmup: float = 0.0,
+        script: Callable[[RunRequest], list[ScriptStep]] = demo_script,
+    ) -> None:
+        self.settings = settings
+        self.store = TraceStore(settings)
+        self.concurrency = concurrency
+        self.delay = delay
+        self.warmup = warmup
+        self.script = script
+        self._sinks = list(sinks or [])
+        self._slots = asyncio.Semaphore(concurrency)
+        self._stops: dict[str, asyncio.Event] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.errors: dict[str, str] = {}
+        self.max_running = 0
+        self._running = 0
+
+    async def submit(self, request: RunRequest) -> str:
+        run_id = self.store.new_run_id()
+        stop = asyncio.Event()
+        self._stops[run_id] = stop
+        self._tasks[run_id] = asyncio.create_task(self._play(run_id, request, stop))
+        return run_id
+
+    async def _play(self, run_id: str, request: RunRequest, stop: asyncio.Event) -> None:
+        try:
+            async with self._slots:
+                if stop.is_set():
+                    self.errors[run_id] = "cancelled before it started"
+                    return
+                self._running += 1
+                self.max_running = max(self.max_running, self._running)
+                try:
+                    await self._emit_all(run_id, request, stop)
+                finally:
+                    self._running -= 1
+        finally:
+            self._stops.pop(run_id, None)
+
+    async def _emit_all(self, run_id: str, request: RunRequest, stop: asyncio.Event) -> None:
+        run_dir = await asyncio.to_thread(self.store.create_run, run_id)
+        sink = self.store.sink(run_id)
+        emitter = EventEmitter(run_id, [sink.handle, *self._sinks])
+        model = request.model or "synthetic"
+
+        def emit(kind: EventKind, payload: dict[str, Any], cycle: int = 0) -> None:
+            emitter.emit(kind, {**payload, "t_emit": time.time()}, cycle=cycle)
+
+        emit(EventKind.RUN_STARTED, {"task": request.task, "model": model, "vars": request.vars,
+                                     "limits": {"max_cycles": request.max_cycles or 1},
+                                     "trace_dir": str(run_dir), "workspace": str(run_dir / "workspace")})
+        status, verdict, cycles = "finished", None, 0
+        if self.warmup:
+            await asyncio.sleep(self.warmup)  # lets subscribers connect before the events flow
+        for step in self.script(request):
+            if stop.is_set():
+                status = "cancelled"
+                break
+            await asyncio.sleep(self.delay)
+            emit(step.kind, step.payload, step.cycle)
+            if step.kind == EventKind.CYCLE_FINISHED:
+                cycles = step.cycle
+                verdict = (step.payload.get("verdict") or {}).get("outcome")
+        artifact = run_dir / "artifact.md"
+        done = status == "finished"
+        if done:
+            text = f"# Synthetic artifact of {run_id}\n\nTask: {request.task}\n"
+            artifact.write_text(text, encoding="utf-8")
+        emit(EventKind.RUN_FINISHED, {
+            "status": status, "verdict": verdict if done else None, "reason": None, "limit": None,
+            "cycles": cycles, "usage": _usage("planner", 0, 0),
+            "error": None if done else "cancelled by request",
+            "artifact_path": str(artifact) if done else None, "verified": done and verdict == "PASS",
+        })
+
+    async def cancel(self, run_id: str) -> bool:
+        stop = self._stops.get(run_id)
+        if stop is None:
+            return False
+        stop.set()
+        return True
+
+    def active(self) -> set[str]:
+        return set(self._stops)
+
+    async def wait(self, run_id: str) -> None:
+        await self._tasks[run_id]
+
+    async def shutdown(self) -> None:
+        for stop in self._stops.values():
+            stop.set()
+        if self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
