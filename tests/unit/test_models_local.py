@@ -254,7 +254,8 @@ async def test_json_output_and_context_overflow(provider) -> None:  # type: igno
     tiny._llama = provider._llama
     long_history = (
         [SystemMessage(content="Be brief.")]
-        + [UserMessage(content="filler " * 400, source="user") for _ in range(12)]
+        # More than the shared instance's window, whichever n_ctx loaded it first in this process.
+        + [UserMessage(content="filler " * 400, source="user") for _ in range(provider._llama.n_ctx() // 350 + 4)]
         + [UserMessage(content="Say OK.", source="user")]
     )
     dicts = tiny.prepare(long_history, 256)
