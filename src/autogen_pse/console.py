@@ -27,6 +27,7 @@ class ConsoleSink:
         self.console = console
         self.quiet = quiet
         self.tokens = 0
+        self._grounding: dict[str, list[Any]] = {}  # role → [queries, sources] before cycle 1
 
     def __call__(self, event: RunEvent) -> None:
         if self.quiet:
@@ -43,11 +44,22 @@ class ConsoleSink:
         self.console.print(f"[dim]inputs {what}: {p.get('facts')} facts[/]")
 
     def _on_retrieval(self, e: RunEvent, p: dict[str, Any]) -> None:
-        sources = sorted({c["source"] for c in p.get("chunks", [])})
-        self.console.print(f"[dim]retrieved for {p.get('role')} ({p.get('via')}): {len(p.get('chunks', []))} "
-                           f"chunks from {escape(', '.join(sources)) or '—'}[/]")
+        chunks = p.get("chunks", [])
+        if p.get("via") == "kb_search":
+            self.console.print(f"  [dim]↳ kb_search {escape(repr(p.get('query', '')))}: {len(chunks)} chunks[/]")
+            return
+        role = self._grounding.setdefault(p.get("role", "?"), [0, set()])
+        role[0] += 1
+        role[1].update(c["source"] for c in chunks)
+
+    def _flush_grounding(self) -> None:
+        for role, (queries, sources) in self._grounding.items():
+            names = escape(", ".join(sorted(sources)))
+            self.console.print(f"[dim]grounding for {role}: {queries} queries → {names}[/]")
+        self._grounding.clear()
 
     def _on_cycle_started(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self._flush_grounding()
         self.console.rule(f"cycle {p['index']} · {p['kind']}")
 
     def _on_message(self, e: RunEvent, p: dict[str, Any]) -> None:
