@@ -33,7 +33,7 @@ Role = Literal["planner", "specialist", "evaluator"]
 
 _TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
-_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_FIELD = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")  # {field}, not {{fact:..}}-style doubles
 
 
 class TaskEntry(BaseModel):
