@@ -66,9 +66,3 @@ def load_facts(path: Path) -> dict[str, Fact]:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UserError(f"{path}: not a valid facts file ({exc}); run `pse prepare <task>` again") from None
 
-
-def facts_table(facts: dict[str, Fact]) -> str:
-    """Markdown list of facts (id, label, rendered value) for prompts."""
-    lines = [f"- `{f.id}` = {f.render()}{(' ' + f.unit) if f.unit and f.unit not in f.render() else ''}"
-             f"{(' — ' + f.label) if f.label else ''}" for f in facts.values()]
-    return "\n".join(lines)
