@@ -14,6 +14,7 @@ Rules (see docs/cycle-loop.md):
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ from .agents import Team, build_team
 from .artifact import files_artifact, materialize_code_blocks, message_artifact
 from .checking import Checker, all_pass, failed
 from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
+from .errors import StoreError
 from .events import EventEmitter, EventKind
 from .hooks import CheckResult
 from .messages import message_event
@@ -121,6 +123,8 @@ class CycleLoop:
                     return self._outcome("cancelled", verdict, index, error="cancelled by request")
                 limit_verdict = self._limit("run_timeout", f"{limits.run_timeout:g} s", verdict)
                 return self._outcome("finished", limit_verdict, index, limit="run_timeout")
+            except StoreError:  # the trace cannot be written: stop at once, naming the failing file
+                raise
             except Exception as exc:  # the run ends with status error; completed cycles stay in the trace
                 return self._outcome("error", verdict, index, error=_error_line(exc))
             outcome = verdict.outcome
@@ -244,6 +248,7 @@ class CycleLoop:
                 return task.result()
             why = "cancelled" if stop_wait in done else "timeout"
             team.external.set()
+            self.inp.provider.abort()
             try:
                 await asyncio.wait_for(asyncio.shield(task), timeout=STOP_GRACE)
             except BaseException:
@@ -307,4 +312,9 @@ def _parse_error(text: str) -> str:
 
 def _error_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if type(exc) is RuntimeError and _WRAPPED.match(text):
+        return text[:500]  # autogen re-raises an agent's error as RuntimeError("ModelError: ...")
     return f"{type(exc).__name__}: {text}"[:500]
+
+
+_WRAPPED = re.compile(r"^[A-Z]\w*(?:Error|Exception): ")

@@ -34,3 +34,25 @@ async def test_demo_on_local_model_leaves_a_complete_valid_trace(settings: Setti
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert events[-1]["kind"] == "run_finished"
     assert (run_dir / "artifact.md").is_file()
+
+
+async def test_cancel_stops_a_local_generation_promptly(settings: Settings) -> None:
+    import asyncio
+    import time
+
+    from autogen_pse.events import EventKind, RunEvent
+
+    s = settings.model_copy(update={"local_max_tokens": 4000})
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def on_event(event: RunEvent) -> None:
+        if event.kind == EventKind.CYCLE_STARTED:
+            loop.call_later(1.0, stop.set)
+
+    started = time.monotonic()
+    result = await run_task(RunRequest(task="demo", model="local"), s, sinks=[on_event], stop=stop)
+    elapsed = time.monotonic() - started
+    assert result.status == "cancelled", result.error
+    # Without the abort the planner would generate up to 4,000 tokens before the stop took effect.
+    assert elapsed < 30, elapsed

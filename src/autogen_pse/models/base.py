@@ -57,6 +57,10 @@ class ModelProvider(abc.ABC):
     def _make_client(self, role: str) -> ChatCompletionClient:
         """Build the client for ``role`` (called once per role)."""
 
+    def abort(self) -> None:  # noqa: B027 - optional hook, deliberately not abstract
+        """Stop model calls in progress as soon as the backend allows (a run is being stopped).
+        Default: nothing to do (remote calls end with their timeout)."""
+
     async def close(self) -> None:
         """Release the provider's resources (HTTP connections); idempotent."""
         clients, self._clients = list(self._clients.values()), {}

@@ -149,6 +149,7 @@ class LocalChatClient(TextClientBase):
         super().__init__(LOCAL_MODEL_INFO, context_tokens=llama.n_ctx())
         self._llama = llama
         self._lock = lock
+        self._abort = threading.Event()
         self._max_tokens = max_tokens
         self._grammars: list[Any] = []
         if verdict_grammar_on:
@@ -201,8 +202,27 @@ class LocalChatClient(TextClientBase):
             params["response_format"] = {"type": "json_object", "schema": json_output.model_json_schema()}
         return params
 
+    def abort(self) -> None:
+        """Stop the generation in progress (and any later one) at the next token: a cancelled or
+        timed-out run must not keep the shared model busy. Other runs' clients are unaffected."""
+        self._abort.set()
+
+    def _eos_when_aborted(self, _ids: Any, scores: Any) -> Any:
+        """Logits processor: once aborted, only end-of-sequence can be sampled."""
+        if self._abort.is_set():
+            eos = self._llama.token_eos()
+            scores[:] = -float("inf")
+            scores[eos] = 0.0
+        return scores
+
     def _complete(self, dicts: list[ChatDict], params: dict[str, Any]) -> dict[str, Any]:
+        from llama_cpp import LogitsProcessorList
+
         with self._lock:
+            if self._abort.is_set():
+                raise ModelError("local model call aborted: the run was stopped")
+            if "grammar" not in params:  # a grammar may forbid EOS mid-way; those replies are short anyway
+                params = {**params, "logits_processor": LogitsProcessorList([self._eos_when_aborted])}
             try:
                 return self._llama.create_chat_completion(messages=dicts, **params)  # type: ignore[no-any-return]
             except ValueError as exc:  # e.g. context overflow
@@ -338,6 +358,11 @@ class LocalProvider(ModelProvider):
         self.name = model_name_for(self.path)
         self._max_tokens = settings.local_max_tokens
         self._llama, self._lock = get_llama(self.path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads)
+
+    def abort(self) -> None:
+        """Stop every generation of this run's clients (see :meth:`LocalChatClient.abort`)."""
+        for client in list(self._clients.values()):
+            client.abort()  # type: ignore[attr-defined]
 
     def _make_client(self, role: str) -> LocalChatClient:
         return LocalChatClient(
