@@ -7,6 +7,7 @@ UV_VERSION := 0.13.8
 STAMP   := $(VENV)/.installed
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
+export UV_COMPILE_BYTECODE := 1
 
 .PHONY: install demo review test test-fast lint serve frontend openapi bench clean
 
@@ -14,6 +15,7 @@ $(STAMP): pyproject.toml uv.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q "uv==$(UV_VERSION)"
 	$(UV) sync --frozen --all-extras --python $(BIN)/python
+	@command -v bwrap >/dev/null || echo "WARNING: bubblewrap is missing: the pytest/ruff tools will refuse to run (apt-get install bubblewrap)"
 	@touch $(STAMP)
 
 install: $(STAMP) ## create .venv with every dependency (incl. the local model)

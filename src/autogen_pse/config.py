@@ -8,6 +8,7 @@ The ``.env`` file is read from the project root (the folder holding ``tasks/`` a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -70,6 +71,10 @@ class Settings(BaseSettings):
     token_budget: int | None = Field(default=None, description="prompt+completion tokens per run")
     tool_timeout: float = Field(default=60.0, description="Per tool command (seconds)")
     tool_output_cap: int = Field(default=16_000, description="Characters of tool output kept")
+    tool_isolation: Literal["bwrap", "none"] = Field(
+        default="bwrap",
+        description="Command tools' sandbox: bwrap namespaces (refuse when unavailable) or none (explicitly weaker)",
+    )
 
     # --- knowledge ---------------------------------------------------------------------------
     chroma_url: str | None = None

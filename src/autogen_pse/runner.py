@@ -7,6 +7,7 @@ the trace store plus whatever the caller adds (console, SSE hub).
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from pydantic import BaseModel, Field
 from .checking import Checker, all_pass, grounding
 from .config import Settings
 from .cycle import CycleInputs, Limits, RunOutcome, run_cycles
-from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, UserError
+from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, StoreError, UserError
 from .events import EventEmitter, EventKind, EventSink
 from .grounding import Grounding, prepare_grounding
 from .preparation import PrepareOutcome, ensure_prepared
@@ -26,6 +27,8 @@ from .store.files import atomic_write_text
 from .store.ids import new_run_id
 from .usage import PriceTable, UsageTotals
 from .verdict import Outcome, Reason, Verdict
+
+log = logging.getLogger(__name__)
 
 
 class RunRequest(BaseModel):
@@ -126,38 +129,51 @@ async def execute(
     prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
     ground: Grounding = prepare_grounding(task, prep.prepared, settings, model=plan.model)
     provider = open_provider(plan.model, settings)
-    run_dir = store.create_run(plan.run_id)
-    workspace = run_dir / "workspace"
-    emitter = EventEmitter(plan.run_id, [store.sink(plan.run_id).handle, *(sinks or [])])
-    usage = UsageTotals(model_name=provider.name, prices=PriceTable.from_settings(settings))
-    emitter.emit(EventKind.RUN_STARTED, {
-        "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
-        "trace_dir": str(run_dir), "workspace": str(workspace),
-    })
-    if prep.out_dir is not None:
-        emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
-                                          "facts_path": str(prep.facts_path)})
-    for record in ground.retrievals:
-        emitter.emit(EventKind.RETRIEVAL, record)
-    checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
-                      vars=request.vars)
-    tools = _tools(task, workspace, settings, provider.supports_tools, ground, emitter)
-    inputs = CycleInputs(
-        task=task, task_text=ground.redact(prep.prepared.task_text), provider=provider, emitter=emitter,
-        checker=checker, workspace=workspace, limits=plan.limits, usage=usage, tools=tools,
-        context={r: ground.redact(ground.context.get(r, "")) for r in ROLES}, stop=stop or asyncio.Event(),
-        output_cap=settings.tool_output_cap,
-    )
     try:
+        run_dir = store.create_run(plan.run_id)
+        trace_sink = store.sink(plan.run_id)
+    except BaseException:
+        await provider.close()
+        raise
+    workspace = run_dir / "workspace"
+    emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])])
+    usage = UsageTotals(model_name=provider.name, prices=PriceTable.from_settings(settings))
+    try:
+        emitter.emit(EventKind.RUN_STARTED, {
+            "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
+            "trace_dir": str(run_dir), "workspace": str(workspace),
+        })
+        if prep.out_dir is not None:
+            emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
+                                              "facts_path": str(prep.facts_path)})
+        for record in ground.retrievals:
+            emitter.emit(EventKind.RETRIEVAL, record)
+        checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
+                          vars=request.vars)
+        tools = _tools(task, workspace, settings, provider.supports_tools, ground, emitter)
+        inputs = CycleInputs(
+            task=task, task_text=ground.redact(prep.prepared.task_text), provider=provider, emitter=emitter,
+            checker=checker, workspace=workspace, limits=plan.limits, usage=usage, tools=tools,
+            context={r: ground.redact(ground.context.get(r, "")) for r in ROLES}, stop=stop or asyncio.Event(),
+            output_cap=settings.tool_output_cap,
+        )
         outcome = await run_cycles(inputs)
         return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage)
     except Exception as exc:  # a hook or store failure after the run began: end the trace as error
-        emitter.emit(EventKind.RUN_FINISHED, {"status": "error", "verdict": None, "reason": None, "limit": None,
-                                              "cycles": 0, "usage": usage.to_dict(), "error": str(exc)[:500],
-                                              "artifact_path": None, "verified": False})
+        if not trace_sink.closed:
+            try:
+                emitter.emit(EventKind.RUN_FINISHED, {
+                    "status": "error", "verdict": None, "reason": None, "limit": None, "cycles": 0,
+                    "usage": usage.to_dict(), "error": str(exc)[:500], "artifact_path": None, "verified": False})
+            except Exception as again:  # e.g. the disk is still full: the first error is the one to report
+                log.error("run %s: could not record its end (%s)", plan.run_id, again)
         raise
     finally:
         await provider.close()
+        try:  # release the writer lock even when the trace could not be finished
+            trace_sink.close()
+        except StoreError as exc:
+            log.error("run %s: %s", plan.run_id, exc)
 
 
 def _tools(task: TaskSpec, workspace: Path, settings: Settings, supports: bool, ground: Grounding,
@@ -171,7 +187,8 @@ def _tools(task: TaskSpec, workspace: Path, settings: Settings, supports: bool, 
         names = list(task.entry.tools.get(role, []))
         kb = ground.kb_search_for(role, emitter) if "kb_search" in names else None
         tools[role] = build_tools(names, workspace, timeout=settings.tool_timeout,
-                                  output_cap=settings.tool_output_cap, kb_search=kb)
+                                  output_cap=settings.tool_output_cap, kb_search=kb,
+                                  isolation=settings.tool_isolation)
     return tools
 
 

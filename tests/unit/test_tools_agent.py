@@ -127,20 +127,32 @@ async def test_cancellation_token_kills_pytest(ws: Path) -> None:
         if (ws / "pid.txt").exists():
             break
         await asyncio.sleep(0.05)
-    pid = int((ws / "pid.txt").read_text())
+    assert (ws / "pid.txt").read_text().isdigit()  # a pid of the sandbox's own pid namespace
+    assert _running_in(ws)
     token.cancel()
     start = time.monotonic()
     with pytest.raises(asyncio.CancelledError):
         await task
     assert time.monotonic() - start < 5
     deadline = time.monotonic() + 2
-    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-        stat = Path(f"/proc/{pid}/stat").read_text() if Path(f"/proc/{pid}/stat").exists() else ""
-        if stat and stat.rsplit(")", 1)[1].split()[0] == "Z":
-            break
+    while _running_in(ws) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    else:
-        assert not Path(f"/proc/{pid}").exists()
+    assert _running_in(ws) == []
+
+
+def _running_in(ws: Path) -> list[int]:
+    """Host pids of live (non-zombie) processes started with ``HOME=<ws>``, i.e. by a tool run."""
+    needle = f"HOME={ws.resolve()}".encode() + b"\x00"
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if needle in (entry / "environ").read_bytes() + b"\x00":
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state not in ("Z", "X"):
+                    found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
 
 
 def test_run_pytest_check(ws: Path) -> None:

@@ -17,6 +17,7 @@ from autogen_pse.tools.commands import (
     sandbox_env,
 )
 from autogen_pse.tools.paths import ToolError
+from autogen_pse.tools.sandbox import find_tool, unavailable_reason
 
 TIMEOUT = 30.0  # normal runs finish in ~1 s; generous so a loaded machine does not flake
 
@@ -29,6 +30,9 @@ def ws(tmp_path: Path) -> Path:
 
 
 def _run(ws: Path, *argv: str, cap: int = 20_000, **kw) -> CommandResult:
+    if kw.get("isolation", "bwrap") == "bwrap" and (reason := unavailable_reason(find_tool("bwrap"),
+                                                                                 find_tool("setpriv"))):
+        pytest.fail(f"{reason} — the tool tests run in the sandbox (CI installs it); never skipped")
     return run_command(list(argv), workspace=ws, timeout=TIMEOUT, output_cap=cap, **kw)
 
 

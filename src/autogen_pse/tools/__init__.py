@@ -5,7 +5,9 @@ Public API (the AutoGen-facing part, :mod:`.agent_tools`, is imported lazily bec
 
 * :func:`resolve_in_workspace`, :class:`ToolError` — path confinement.
 * :func:`write_file`, :func:`read_file`, :func:`list_files` — text files in a workspace.
-* :func:`run_command` / :func:`run_command_async` → :class:`CommandResult` — pytest / ruff runs.
+* :func:`run_command` / :func:`run_command_async` → :class:`CommandResult` — pytest / ruff runs,
+  inside a bubblewrap sandbox unless ``isolation="none"`` (:data:`ISOLATION_MODES`,
+  :data:`DEFAULT_ISOLATION`; see :mod:`.sandbox`).
 * :func:`build_tools`, :func:`run_pytest_check` — AutoGen ``FunctionTool`` list; pass/fail check.
 """
 
@@ -14,6 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from autogen_pse.tools.commands import (
+    DEFAULT_ISOLATION,
+    ISOLATION_MODES,
     CommandResult,
     ResourceLimits,
     Toolchain,
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from autogen_pse.tools.agent_tools import TOOL_NAMES, build_tools, run_pytest_check
 
 __all__ = [
+    "DEFAULT_ISOLATION",
+    "ISOLATION_MODES",
     "TOOL_NAMES",
     "CommandResult",
     "Listing",

@@ -20,7 +20,14 @@ from autogen_core import CancellationToken
 from autogen_core.tools import FunctionTool
 
 from autogen_pse.errors import UserError
-from autogen_pse.tools.commands import CommandResult, Toolchain, run_command, run_command_async
+from autogen_pse.tools.commands import (
+    DEFAULT_ISOLATION,
+    ISOLATION_MODES,
+    CommandResult,
+    Toolchain,
+    run_command,
+    run_command_async,
+)
 from autogen_pse.tools.files import list_files, read_file, write_file
 from autogen_pse.tools.paths import ToolError, cap_text
 
@@ -97,18 +104,22 @@ def pytest_summary(res: CommandResult) -> str:
 
 
 def run_pytest_check(
-    workspace: Path, timeout: float, *, output_cap: int = 64_000, toolchain: Toolchain | None = None
+    workspace: Path,
+    timeout: float,
+    *,
+    output_cap: int = 64_000,
+    toolchain: Toolchain | None = None,
+    isolation: str = DEFAULT_ISOLATION,
 ) -> tuple[bool, str]:
-    """Run ``python -m pytest -q`` in ``workspace`` (blocking).
+    """Run ``python -m pytest -q`` in ``workspace`` (blocking), in the sandbox by default.
 
     Returns:
         ``(passed, summary)``: ``passed`` only for exit code 0 without timeout or error (exit code
         5 "no tests collected" is *not* a pass); ``summary`` is pytest's summary line or the error.
     """
     try:
-        res = run_command(
-            PYTEST_BASE, workspace=workspace, timeout=timeout, output_cap=output_cap, toolchain=toolchain
-        )
+        res = run_command(PYTEST_BASE, workspace=workspace, timeout=timeout, output_cap=output_cap,
+                          toolchain=toolchain, isolation=isolation)  # fmt: skip
     except ToolError as exc:
         return False, f"ERROR: {exc}"
     summary = pytest_summary(res)
@@ -141,6 +152,7 @@ def build_tools(
     output_cap: int,
     kb_search: Callable[[str], Any] | None = None,
     toolchain: Toolchain | None = None,
+    isolation: str = DEFAULT_ISOLATION,
 ) -> list[FunctionTool]:
     """Build the named AutoGen tools bound to ``workspace``, in the order given.
 
@@ -151,15 +163,20 @@ def build_tools(
         output_cap: characters kept of every tool result (and bytes per command stream).
         kb_search: ``query -> str | JSON-able | awaitable of those``; required for ``"kb_search"``.
         toolchain: executables (tests inject a missing ruff); default :meth:`Toolchain.detect`.
+        isolation: ``"bwrap"`` (default; pytest/ruff refused with an ERROR when bubblewrap is
+            unusable) or ``"none"`` (explicitly weaker: no namespaces).
 
     Raises:
-        UserError: unknown tool name, or ``"kb_search"`` requested without a ``kb_search`` callable.
+        UserError: unknown tool name or isolation mode, or ``"kb_search"`` requested without a
+            ``kb_search`` callable.
     """
     unknown = [n for n in names if n not in TOOL_NAMES]
     if unknown:
         raise UserError(f"unknown tool(s) {unknown}; known tools: {', '.join(TOOL_NAMES)}")
     if "kb_search" in names and kb_search is None:
         raise UserError("tool 'kb_search' needs a knowledge base, but none was given")
+    if isolation not in ISOLATION_MODES:
+        raise UserError(f"tool isolation must be one of {', '.join(ISOLATION_MODES)}, got {isolation!r}")
     ws = Path(workspace)
     chain = toolchain or Toolchain.detect()
 
@@ -201,7 +218,8 @@ def build_tools(
 
     async def _cancellable(argv: list[str], token: CancellationToken | None) -> CommandResult:
         task = asyncio.ensure_future(
-            run_command_async(argv, workspace=ws, timeout=timeout, output_cap=output_cap, toolchain=chain)
+            run_command_async(argv, workspace=ws, timeout=timeout, output_cap=output_cap, toolchain=chain,
+                              isolation=isolation)
         )
         if token is not None:
             token.link_future(task)

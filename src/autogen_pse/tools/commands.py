@@ -2,6 +2,14 @@
 
 Containment, in the order it is applied:
 
+* **Isolation** (``isolation="bwrap"``, the default): the command runs inside bubblewrap
+  namespaces — no network, its own pid namespace, a read-only view of only the interpreter and
+  system libraries, the workspace read-write, a private ``/tmp``, a per-run unprivileged uid
+  when started by root, and a seccomp filter; see :mod:`autogen_pse.tools.sandbox`. Without a
+  usable ``bwrap`` the command is refused (``exit_code=None``, ``error`` starting
+  ``"sandbox unavailable"``) unless ``isolation="none"`` was chosen explicitly; that weaker mode
+  keeps every other layer below but lets test code read any file the user can and use the
+  network.
 * **Allowlist.** Only ``python -m pytest`` (also spelt ``pytest``) and ``ruff check``; executables
   come from the current interpreter's venv (``sys.executable`` and the ``ruff`` next to it, else
   ``shutil.which``). Arguments go through :mod:`autogen_pse.tools.argcheck`.
@@ -19,8 +27,9 @@ Containment, in the order it is applied:
   so its pgid cannot be recycled). Then a sweep kills any process still carrying this run's
   ``PSE_SANDBOX_ID`` in its initial environment (e.g. a child that left the group with
   ``setsid``); a process that both leaves the group and replaces its environment is not found.
-* **rlimits** (``preexec_fn``): CPU, address space, file size, core dumps, process count. As root
-  (uid 0 in the initial user namespace) the kernel ignores ``RLIMIT_NPROC``; a fork bomb is then
+* **rlimits** (``preexec_fn``): CPU, address space, file size, core dumps, process count. The
+  kernel ignores ``RLIMIT_NPROC`` for uid 0: in the bwrap sandbox a root caller's command runs as
+  a fresh per-run uid, so the count is enforced; with ``isolation="none"`` as root a fork bomb is
   contained only by the wall-clock timeout plus the group kill.
 * **Output.** Read incrementally; at most ``output_cap`` bytes per stream are kept, the rest is
   counted and dropped (marker ``…[truncated N bytes]``); past ``drain_limit_bytes`` of dropped
@@ -42,18 +51,23 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autogen_pse.tools import sandbox
 from autogen_pse.tools.argcheck import validate_pytest_args, validate_ruff_args
 from autogen_pse.tools.paths import ToolError
 from autogen_pse.tools.process import (
     GRACE_S,
     ResourceLimits,
+    Supervised,
     make_preexec,
     rlimit_triples,
     supervise,
     sweep,
 )
+from autogen_pse.tools.sandbox import DEFAULT_ISOLATION, ISOLATION_MODES
 
 __all__ = [
+    "DEFAULT_ISOLATION",
+    "ISOLATION_MODES",
     "CommandResult",
     "ResourceLimits",
     "Toolchain",
@@ -72,11 +86,16 @@ SANDBOX_PYTEST_PLUGINS = ("pytest_asyncio.plugin",)
 
 @dataclass(frozen=True)
 class Toolchain:
-    """Absolute paths of the allowlisted executables; ``ruff=None`` means "not installed"."""
+    """Absolute paths of the allowlisted executables; ``ruff=None`` means "not installed".
+
+    ``bwrap`` / ``setpriv`` (the sandbox; ``None`` = missing) are looked up when not given.
+    """
 
     python: Path
     ruff: Path | None
     has_pytest: bool = True
+    bwrap: Path | None = field(default_factory=lambda: sandbox.find_tool("bwrap"))
+    setpriv: Path | None = field(default_factory=lambda: sandbox.find_tool("setpriv"))
 
     @classmethod
     def detect(cls) -> Toolchain:
@@ -97,7 +116,8 @@ class CommandResult:
     started, see ``error``). ``stdout``/``stderr`` are decoded UTF-8 (invalid bytes replaced),
     each at most ``output_cap`` bytes plus a ``…[truncated N bytes]`` marker. ``duration_s`` is
     wall-clock seconds. ``error`` explains anything that is not a normal exit (missing tool,
-    timeout, output flood, cancellation).
+    sandbox unavailable, timeout, output flood, cancellation). ``argv`` is the tool's own command
+    line (without the sandbox wrapper); ``isolation`` says how it ran (``"bwrap"``/``"none"``).
     """
 
     exit_code: int | None
@@ -108,6 +128,7 @@ class CommandResult:
     duration_s: float
     error: str | None = None
     argv: tuple[str, ...] = field(default=())
+    isolation: str = "none"
 
     @property
     def ok(self) -> bool:
@@ -115,7 +136,9 @@ class CommandResult:
         return self.exit_code == 0 and not self.timed_out and self.error is None
 
 
-def sandbox_env(workspace: Path, toolchain: Toolchain, sandbox_id: str = "") -> dict[str, str]:
+def sandbox_env(
+    workspace: Path, toolchain: Toolchain, sandbox_id: str = "", isolation: str = "none"
+) -> dict[str, str]:
     """The complete environment of a sandboxed command (nothing is inherited).
 
     ``sandbox_id`` tags every process of one run (``PSE_SANDBOX_ID``) for the final sweep.
@@ -135,6 +158,8 @@ def sandbox_env(workspace: Path, toolchain: Toolchain, sandbox_id: str = "") -> 
         "RAYON_NUM_THREADS": "2",
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     }
+    if isolation == "bwrap":
+        env["USER"] = env["LOGNAME"] = "sandbox"  # getpass.getuser() without an /etc/passwd
     if sandbox_id:
         env["PSE_SANDBOX_ID"] = sandbox_id
     return {k: v for k, v in env.items() if not _SECRET_NAME.search(k)}
@@ -184,8 +209,23 @@ def _has_section(path: Path, marker: str) -> bool:
         return False
 
 
-def _error_result(argv: list[str], message: str) -> CommandResult:
-    return CommandResult(None, "", f"ERROR: {message}", False, False, 0.0, error=message, argv=tuple(argv))
+def _error_result(argv: list[str], message: str, isolation: str = "none") -> CommandResult:
+    return CommandResult(None, "", f"ERROR: {message}", False, False, 0.0, error=message, argv=tuple(argv),
+                         isolation=isolation)  # fmt: skip
+
+
+def _sandbox_failure(out: Supervised, info: bytes) -> str | None:
+    """bwrap's own failure (namespaces refused, a mount failed), told apart from the tool's exit 1:
+    bwrap writes ``--info-fd`` only once the sandbox exists, and prefixes its errors ``bwrap:``."""
+    if out.timed_out or out.error:
+        return None
+    first = out.stderr.strip().splitlines()[0] if out.stderr.strip() else "no message"
+    exec_failed = (out.returncode == 1 and first.startswith("bwrap:") and "execvp" in first) or (
+        out.returncode != 0 and first.startswith("setpriv:")  # e.g. the per-run uid is not mapped
+    )
+    if not info.strip() or exec_failed:
+        return f"sandbox unavailable: bubblewrap could not create the sandbox ({first[:300]})"
+    return None
 
 
 def run_command(
@@ -197,6 +237,7 @@ def run_command(
     limits: ResourceLimits | None = None,
     toolchain: Toolchain | None = None,
     cancel: threading.Event | None = None,
+    isolation: str = DEFAULT_ISOLATION,
 ) -> CommandResult:
     """Run an allowlisted command in ``workspace`` and wait for it (blocking; see module doc).
 
@@ -208,15 +249,20 @@ def run_command(
         limits: rlimits; defaults to :class:`ResourceLimits()`.
         toolchain: executables; defaults to :meth:`Toolchain.detect`.
         cancel: when set (from another thread), the process group is killed and the call returns.
+        isolation: ``"bwrap"`` (namespaces; refused with an error result when unavailable) or
+            ``"none"`` (only the layers without namespaces).
 
     Returns:
-        :class:`CommandResult`. A missing tool gives ``exit_code=None`` and ``error`` naming it.
+        :class:`CommandResult`. A missing tool or sandbox gives ``exit_code=None`` and ``error``
+        naming it; a command killed by signal N (also inside the sandbox) has ``exit_code=-N``.
 
     Raises:
-        ToolError: command or argument not allowed, bad timeout/cap, workspace missing.
+        ToolError: command or argument not allowed, bad timeout/cap/isolation, workspace missing.
     """
     if not timeout > 0 or output_cap < 0:
         raise ToolError("timeout must be > 0 and output_cap >= 0")
+    if isolation not in ISOLATION_MODES:
+        raise ToolError(f"isolation must be one of {ISOLATION_MODES}, got {isolation!r}")
     ws = Path(workspace).resolve()
     if not ws.is_dir():
         raise ToolError("the workspace folder does not exist")
@@ -230,36 +276,106 @@ def run_command(
         return _error_result(full, f"ruff is not installed{where}; lint was NOT run")
     if prog == "pytest" and not toolchain.has_pytest:
         return _error_result(full, "pytest is not installed; tests were NOT run")
+    boxed = isolation == "bwrap"
+    if boxed and (reason := sandbox.unavailable_reason(toolchain.bwrap, toolchain.setpriv)):
+        return _error_result(full, f"{reason}; {prog} was NOT run", isolation)
     start = time.monotonic()
     sandbox_id = secrets.token_hex(12)
+    env = sandbox_env(ws, toolchain, sandbox_id, isolation)
+    uid: int | None = None
+    if boxed and os.geteuid() == 0:
+        try:
+            uid = sandbox.lease_workspace(ws)
+        except OSError as exc:
+            return _error_result(full, f"sandbox could not prepare the workspace: {exc}", isolation)
+    fds: list[int] = []  # every fd below is closed in the finally clause
     try:
-        proc = subprocess.Popen(
-            full,
-            cwd=ws,
-            env=sandbox_env(ws, toolchain, sandbox_id),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            preexec_fn=make_preexec(rlimit_triples(limits)),
-            close_fds=True,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        return _error_result(full, f"{prog} could not be started: {exc}")
-    try:
-        out = supervise(proc, start=start, timeout=timeout, cap=output_cap, limits=limits, cancel=cancel)
+        launch, pass_fds, info_r = full, (), -1
+        if boxed:
+            assert toolchain.bwrap is not None
+            info_r, info_w = os.pipe()
+            fds += [info_r, info_w]
+            seccomp_r = _seccomp_fd(fds)
+            launch = sandbox.bwrap_command(
+                full, bwrap=toolchain.bwrap, workspace=ws, env=env,
+                extra_ro=[toolchain.ruff] if prog == "ruff" and toolchain.ruff else [],
+                tmp_bytes=limits.tmp_bytes, uid=uid, setpriv=toolchain.setpriv,
+                info_fd=info_w, seccomp_fd=seccomp_r,
+            )  # fmt: skip
+            pass_fds = (info_w,) if seccomp_r is None else (info_w, seccomp_r)
+        try:
+            proc = subprocess.Popen(
+                launch,
+                cwd=ws,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=make_preexec(rlimit_triples(limits)),
+                close_fds=True,
+                pass_fds=pass_fds,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            return _error_result(full, f"{prog} could not be started: {exc}", isolation)
+        for fd in pass_fds:  # the child holds them now; bwrap's info pipe must see EOF
+            os.close(fd)
+            fds.remove(fd)
+        try:
+            out = supervise(proc, start=start, timeout=timeout, cap=output_cap, limits=limits, cancel=cancel)
+        finally:
+            sweep(sandbox_id)
+        code, error = out.returncode, out.error
+        if boxed:
+            code = sandbox.exit_status(code)
+            failure = _sandbox_failure(out, _read_all(info_r))
+            if failure:
+                return _error_result(full, failure, isolation)
     finally:
-        sweep(sandbox_id)
+        for fd in fds:
+            os.close(fd)
+        if uid is not None:
+            sandbox.release_workspace(ws)
     return CommandResult(
-        exit_code=out.returncode,
+        exit_code=code,
         stdout=out.stdout,
         stderr=out.stderr,
         timed_out=out.timed_out,
         truncated=out.truncated,
         duration_s=round(time.monotonic() - start, 3),
-        error=out.error,
+        error=error,
         argv=tuple(full),
+        isolation=isolation,
     )
+
+
+def _seccomp_fd(fds: list[int]) -> int | None:
+    """A pipe holding the seccomp filter (read end returned, appended to ``fds``); ``None`` when
+    this CPU has no filter."""
+    program = sandbox.seccomp_program()
+    if program is None:
+        return None
+    read_end, write_end = os.pipe()
+    fds.append(read_end)
+    try:
+        os.write(write_end, program)  # < 1 KiB: fits in the pipe buffer
+    finally:
+        os.close(write_end)
+    return read_end
+
+
+def _read_all(fd: int) -> bytes:
+    os.set_blocking(fd, False)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def run_command_async(
@@ -270,6 +386,7 @@ async def run_command_async(
     output_cap: int,
     limits: ResourceLimits | None = None,
     toolchain: Toolchain | None = None,
+    isolation: str = DEFAULT_ISOLATION,
 ) -> CommandResult:
     """:func:`run_command` in a worker thread; cancelling the awaiting task kills the process group.
 
@@ -288,6 +405,7 @@ async def run_command_async(
             limits=limits,
             toolchain=toolchain,
             cancel=cancel,
+            isolation=isolation,
         )
     )
     try:

@@ -51,7 +51,9 @@ class ResourceLimits:
 
     ``nproc`` is the number of *additional* processes/threads the child's user may start: for a
     non-root user the limit set is (tasks the user already runs) + ``nproc``, because the kernel
-    counts every task of the real uid. As root the kernel does not enforce it at all.
+    counts every task of the real uid. The kernel ignores it for uid 0: started by root, the
+    bwrap sandbox switches to a fresh per-run uid, for which the limit is exactly ``nproc``
+    (without the sandbox, as root, it is not enforced at all).
     """
 
     cpu_seconds: int = 60
@@ -59,6 +61,7 @@ class ResourceLimits:
     nproc: int = 64
     file_size_bytes: int = 64 * 1024**2
     drain_limit_bytes: int = 16 * 1024**2
+    tmp_bytes: int = 256 * 1024**2  # size of the sandbox's private /tmp (tmpfs, i.e. memory)
 
 
 def user_task_count(uid: int) -> int | None:
