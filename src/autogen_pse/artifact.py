@@ -65,5 +65,7 @@ def files_artifact(workspace: Path, globs: list[str]) -> str:
         if len(body) > MAX_ARTIFACT_FILE:
             body = body[:MAX_ARTIFACT_FILE] + f"\n…[truncated {len(body) - MAX_ARTIFACT_FILE} characters]"
         lang = "python" if path.suffix == ".py" else ""
-        parts.append(f"### {rel}\n\n```{lang}\n{body.rstrip()}\n```")
+        # A fence longer than any backtick run in the file, so its content cannot close it.
+        fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", body)), default=0))
+        parts.append(f"### {rel}\n\n{fence}{lang}\n{body.rstrip()}\n{fence}")
     return "\n\n".join(parts)

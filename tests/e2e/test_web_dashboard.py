@@ -10,7 +10,6 @@ PSE_REQUIRE_BROWSER=1 (CI), where they are required.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -24,35 +23,12 @@ from autogen_pse.events import EventKind, RunEvent
 from autogen_pse.store import TraceStore
 from autogen_pse.store.ids import new_run_id
 from autogen_pse.web import create_app
-from autogen_pse.web.spa import STATIC_DIR
+from tests.e2e.browser_helpers import no_console_errors, shot
 from tests.web.web_helpers import ROOT, ServerThread, make_settings
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = ROOT / "test-output" / "screenshots"
 SCRIPTED = ROOT / "tests" / "fixtures" / "scripted"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
-def _require(ok: bool, why: str) -> None:
-    if ok:
-        return
-    if os.environ.get("PSE_REQUIRE_BROWSER"):
-        pytest.fail(why)
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    _require(CHROMIUM.is_file(), "Chromium not installed (apt-get install chromium)")
-    _require((STATIC_DIR / "index.html").is_file(), "frontend not built (make frontend)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -61,31 +37,6 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
     with ServerThread(create_app(settings)) as srv:
         srv.settings = settings  # type: ignore[attr-defined]
         yield srv
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("response", lambda r: errors.append(f"{r.status} {r.url}")
-          if r.status >= 400 and not re.search(r"/api/runs/[0-9A-Z]{26}/artifact$", r.url) else None)
-    pg.console_errors = errors  # type: ignore[attr-defined]
-    yield pg
-    context.close()
-
-
-def shot(page: Any, name: str, *, full: bool = True) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def no_console_errors(page: Any) -> None:
-    """No script error, CSP violation or failed request (but a run without an artifact's 404)."""
-    errors = [e for e in page.console_errors if not e.startswith("Failed to load resource")]
-    assert errors == [], errors
 
 
 @pytest.mark.timeout(240)

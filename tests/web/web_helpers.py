@@ -123,3 +123,77 @@ async def collect(client: httpx.AsyncClient, url: str, *, headers: dict[str, str
 def events_of(frames: list[Frame]) -> list[Frame]:
     """Frames that carry a RunEvent (have an id)."""
     return [f for f in frames if f.id is not None]
+
+
+@dataclass
+class RawResponse:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    chunks_read: int = 0
+
+    def json(self) -> Any:
+        import json
+
+        return json.loads(self.body)
+
+
+async def asgi_raw(app: Any, method: str, raw_path: bytes, *, headers: list[tuple[bytes, bytes]] | None = None,
+                   body: bytes = b"", chunks: Any = None, query: bytes = b"",
+                   client: tuple[str, int] = ("127.0.0.1", 50000)) -> RawResponse:
+    """One request straight into an ASGI app, with the raw path exactly as given (no client-side
+    normalisation). ``path`` is decoded the way uvicorn does it. ``chunks`` (an iterator of bytes)
+    streams the body without Content-Length; ``chunks_read`` counts how many the app pulled."""
+    from urllib.parse import unquote
+
+    hdrs = [(b"host", b"127.0.0.1"), *list(headers or [])]
+    if chunks is None and body:
+        hdrs.append((b"content-length", str(len(body)).encode()))
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+        "path": unquote(raw_path.decode("ascii")), "raw_path": raw_path, "query_string": query,
+        "root_path": "", "headers": hdrs, "client": client, "server": ("127.0.0.1", 8080),
+    }
+    state = {"read": 0, "sent_body": False}
+    out: dict[str, Any] = {"status": 0, "headers": {}, "body": b""}
+
+    async def receive() -> dict[str, Any]:
+        if chunks is not None:
+            try:
+                piece = next(chunks)
+            except StopIteration:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            state["read"] += 1
+            return {"type": "http.request", "body": piece, "more_body": True}
+        if not state["sent_body"]:
+            state["sent_body"] = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            out["status"] = message["status"]
+            out["headers"] = {k.decode().lower(): v.decode() for k, v in message.get("headers", [])}
+        elif message["type"] == "http.response.body":
+            out["body"] += message.get("body", b"")
+
+    await asyncio.wait_for(app(scope, receive, send), 10)
+    return RawResponse(out["status"], out["headers"], out["body"], state["read"])
+
+
+def raw_http(base_url: str, request: bytes, timeout: float = 10.0) -> tuple[int, bytes]:
+    """Send bytes as they are to a real server; the status code and everything read back."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=timeout) as s:
+        s.sendall(request)
+        data = b""
+        try:
+            while chunk := s.recv(65536):
+                data += chunk
+        except (TimeoutError, ConnectionResetError):
+            pass
+    status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+    return status, data

@@ -73,9 +73,9 @@ export const listRuns = (query: RunFilters) => unwrap(api.GET("/api/runs", { par
 export const getRun = (runId: string) => unwrap(api.GET("/api/runs/{run_id}", { params: { path: { run_id: runId } } }));
 export const startRun = (body: Schemas["RunCreate"]) => unwrap(api.POST("/api/runs", { body }));
 export const cancelRun = (runId: string) =>
-  unwrap(api.POST("/api/runs/{run_id}/cancel", { params: { path: { run_id: runId } }, body: {} as never }));
+  unwrap(api.POST("/api/runs/{run_id}/cancel", { params: { path: { run_id: runId } }, body: {} }));
 export const login = (token: string) => unwrap(api.POST("/api/login", { body: { token } }));
-export const logout = () => unwrap(api.POST("/api/logout", { body: {} as never }));
+export const logout = () => unwrap(api.POST("/api/logout", { body: {} }));
 
 export const artifactUrl = (runId: string, download = false) =>
   `/api/runs/${encodeURIComponent(runId)}/artifact${download ? "?download=true" : ""}`;

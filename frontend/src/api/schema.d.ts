@@ -98,7 +98,7 @@ export interface paths {
         put?: never;
         /**
          * Log out
-         * @description Clear the session cookie.
+         * @description Clear the session cookie (send ``{}``).
          */
         post: operations["logout_api_logout_post"];
         delete?: never;
@@ -116,14 +116,17 @@ export interface paths {
         };
         /**
          * List runs
-         * @description Runs newest first, ``{data, count, next_cursor}``, served from the run index.
+         * @description Runs newest first, ``{data, count, next_cursor}``, served from the run index. Every filter
+         *     is validated (422 for a value that names nothing: an unknown verdict or status, a malformed
+         *     task name, time or cursor).
          */
         get: operations["list_runs_api_runs_get"];
         put?: never;
         /**
          * Start a run
          * @description Validate the request, prepare the task's inputs when they are newer than its facts, and
-         *     queue the run; it executes in the background (at most ``concurrency`` at once).
+         *     queue the run; it executes in the background (at most ``concurrency`` at once, at most
+         *     ``concurrency + max_queue`` queued or running, however many requests arrive together).
          */
         post: operations["create_run_api_runs_post"];
         delete?: never;
@@ -183,8 +186,8 @@ export interface paths {
         put?: never;
         /**
          * Cancel a run
-         * @description Ask a queued or running run to stop; it ends within seconds with status ``cancelled`` and
-         *     its trace is kept.
+         * @description Ask a queued or running run to stop (send ``{}``); it ends within seconds with status
+         *     ``cancelled`` and its trace is kept.
          */
         post: operations["cancel_run_api_runs__run_id__cancel_post"];
         delete?: never;
@@ -349,6 +352,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * Empty
+         * @description An empty JSON object: the body of state changes that need no parameters (send ``{}``).
+         */
+        Empty: Record<string, never>;
         /** ErrorOut */
         ErrorOut: {
             /** Detail */
@@ -488,11 +496,17 @@ export interface components {
         /**
          * RunCreate
          * @description Body of ``POST /api/runs``; ``model`` and ``max_cycles`` default to the server settings.
+         *
+         *     ``vars`` are template values (``--var`` of the CLI). From the web they may name files relative
+         *     to the project only: absolute paths, ``~`` and ``..`` segments are refused (422).
          */
         RunCreate: {
             /** Max Cycles */
             max_cycles?: number | null;
-            /** Model */
+            /**
+             * Model
+             * @description local | openai:<model> | scripted:<file.json> (default: the server's)
+             */
             model?: string | null;
             /** Task */
             task: string;
@@ -864,7 +878,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["RunLevelEventOut"];
+                    "text/event-stream": {
+                        data: string;
+                        /** @description the RunEvent kind, or stream_end */
+                        event: string;
+                        /** @description the event's seq (run streams) */
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
         };
@@ -892,9 +913,7 @@ export interface operations {
     login_api_login_post: {
         parameters: {
             query?: never;
-            header?: {
-                "content-type"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -913,12 +932,50 @@ export interface operations {
                     "application/json": components["schemas"]["AuthState"];
                 };
             };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description wrong token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
             };
             /** @description Validation Error */
             422: {
@@ -929,18 +986,29 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description too many failed attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
         };
     };
     logout_api_logout_post: {
         parameters: {
             query?: never;
-            header?: {
-                "content-type"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -949,6 +1017,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthState"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Validation Error */
@@ -1008,9 +1112,7 @@ export interface operations {
     create_run_api_runs_post: {
         parameters: {
             query?: never;
-            header?: {
-                "content-type"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1029,8 +1131,44 @@ export interface operations {
                     "application/json": components["schemas"]["RunAccepted"];
                 };
             };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description no such run */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1148,16 +1286,18 @@ export interface operations {
     cancel_run_api_runs__run_id__cancel_post: {
         parameters: {
             query?: never;
-            header?: {
-                "content-type"?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description run id (ULID) */
                 run_id: string;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             202: {
@@ -1166,6 +1306,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CancelOut"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description no such run */
@@ -1179,6 +1337,24 @@ export interface operations {
             };
             /** @description the run is not active */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1220,7 +1396,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["RunEventOut"];
+                    "text/event-stream": {
+                        data: string;
+                        /** @description the RunEvent kind, or stream_end */
+                        event: string;
+                        /** @description the event's seq (run streams) */
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             /** @description the run is over and the client has every event */

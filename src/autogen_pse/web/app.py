@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -19,10 +19,17 @@ from autogen_pse.errors import StoreError, UserError
 from autogen_pse.executor import LocalExecutor, RunExecutor
 from autogen_pse.store import TraceStore
 from autogen_pse.web import routers
-from autogen_pse.web.deps import StreamConfig, WebState
+from autogen_pse.web.deps import ModelPolicy, StreamConfig, WebState
 from autogen_pse.web.hub import EventHub
 from autogen_pse.web.runner_thread import ThreadedExecutor
-from autogen_pse.web.security import SecurityHeaders, TokenGuard, is_loopback
+from autogen_pse.web.security import (
+    MAX_BODY,
+    FailureLimiter,
+    RequestGuard,
+    SecurityHeaders,
+    TokenGuard,
+    is_loopback,
+)
 from autogen_pse.web.spa import STATIC_DIR, build_router
 
 __all__ = ["create_app"]
@@ -31,7 +38,9 @@ log = logging.getLogger(__name__)
 
 DESCRIPTION = """Dashboard API of autogen-pse. With `PSE_WEB_TOKEN` set, every `/api` route except
 `/api/health` and `/api/login` needs the token (`Authorization: Bearer <token>` or the cookie set by
-`POST /api/login`). State changes are POST with a JSON body. Lists return `{data, count}`."""
+`POST /api/login`); after 5 wrong tokens in a minute a client gets 429. State changes are POST with
+`Content-Type: application/json` (415 otherwise) from this origin (403 otherwise); bodies are capped
+at 64 KiB (413). Lists return `{data, count}`."""
 
 
 def create_app(
@@ -42,6 +51,10 @@ def create_app(
     stream: StreamConfig | None = None,
     static_dir: Path = STATIC_DIR,
     max_queue: int = 50,
+    max_body: int = MAX_BODY,
+    allowed_origins: Iterable[str] = (),
+    model_policy: ModelPolicy | None = None,
+    limiter: FailureLimiter | None = None,
 ) -> FastAPI:
     """Build the dashboard app.
 
@@ -51,6 +64,11 @@ def create_app(
     closed) with the app. A caller passing its own executor must also pass the ``hub`` that is
     among its sinks (or streams follow the trace files instead, once per ``stream.idle``).
     At startup, runs left ``running`` by an earlier process are marked ``interrupted``.
+
+    Hardening knobs: ``max_body`` (bytes, 413 above), ``allowed_origins`` (extra origins allowed
+    to POST, besides the request's own host), ``model_policy`` (which ``model`` a web client may
+    ask for, e.g. :func:`autogen_pse.web.policy.scripted_only`; 422 otherwise) and ``limiter``
+    (failed token attempts per client; default 5 per minute).
     """
     hub = hub or EventHub()
     owned = executor is None
@@ -59,7 +77,8 @@ def create_app(
         executor = ThreadedExecutor(
             lambda: LocalExecutor(settings, concurrency=settings.web_concurrency, sinks=[publish]))
     state = WebState(settings=settings, store=TraceStore(settings), hub=hub, executor=executor,
-                     stream=stream or StreamConfig(), max_queue=max_queue)
+                     stream=stream or StreamConfig(), max_queue=max_queue, limiter=limiter or FailureLimiter(),
+                     model_policy=model_policy)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -102,12 +121,16 @@ def create_app(
         app.include_router(module.router)
     app.include_router(build_router(static_dir))
 
+    # Middleware, innermost first: request hygiene (traversal 404, size 413, cross-site 403,
+    # JSON 415), the token guard (401/429 before anything else is said about a request), the Host
+    # check, and the security headers on every response.
     token = state.token
+    app.add_middleware(RequestGuard, max_body=max_body, allowed_origins=allowed_origins)
+    app.add_middleware(TokenGuard, token=token, limiter=state.limiter)
     if token is None:  # no token: only loopback names, so a DNS-rebinding page cannot reach the API
         hosts = ["127.0.0.1", "localhost", "[::1]"]
         if is_loopback(settings.web_host) and settings.web_host not in hosts:
             hosts.append(settings.web_host)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
-    app.add_middleware(TokenGuard, token=token)
     app.add_middleware(SecurityHeaders)
     return app

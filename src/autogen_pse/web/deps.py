@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, HTTPException, Path, Request
+from fastapi import Depends, Path, Request
 
 from autogen_pse.config import Settings
 from autogen_pse.executor import RunExecutor
 from autogen_pse.store import TraceStore
 from autogen_pse.store.ids import RUN_ID_PATTERN
 from autogen_pse.web.hub import EventHub
+from autogen_pse.web.security import FailureLimiter
 from autogen_pse.web.sse import DEFAULT_RETRY_MS
 
 __all__ = [
     "ExecutorDep",
     "HubDep",
-    "JsonBody",
+    "ModelPolicy",
     "RunId",
     "SettingsDep",
     "StateDep",
@@ -25,8 +27,10 @@ __all__ = [
     "StreamConfig",
     "WebState",
     "get_state",
-    "require_json",
 ]
+
+#: ``model spec -> None`` (allowed) or the reason it is refused (422). See ``create_app``.
+ModelPolicy = Callable[[str], str | None]
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,13 @@ class WebState:
     executor: RunExecutor
     stream: StreamConfig = field(default_factory=StreamConfig)
     max_queue: int = 50
+    #: failed token attempts per client (the login route and the token guard share it)
+    limiter: FailureLimiter = field(default_factory=FailureLimiter)
+    #: which ``model`` a ``POST /api/runs`` may ask for (None: any the server can run)
+    model_policy: ModelPolicy | None = None
+    #: ``POST /api/runs`` requests admitted but not yet in ``executor.active()``: counted with the
+    #: active runs against the queue capacity, so concurrent requests cannot overfill it
+    admitting: int = 0
 
     @property
     def token(self) -> str | None:
@@ -106,14 +117,3 @@ RunId = Annotated[
     str,
     Path(min_length=26, max_length=26, pattern=RUN_ID_PATTERN.pattern, description="run id (ULID)"),
 ]
-
-
-def require_json(content_type: Annotated[str | None, Header()] = None) -> None:
-    """State changes accept JSON only (415 otherwise): a cross-site form cannot send it without
-    a CORS preflight, which this server never grants."""
-    media = (content_type or "").split(";", 1)[0].strip().lower()
-    if media != "application/json":
-        raise HTTPException(status_code=415, detail="send the request body as application/json")
-
-
-JsonBody = Depends(require_json)

@@ -7,9 +7,10 @@ generated from these through the OpenAPI schema (``frontend/scripts/export_opena
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from autogen_pse.store.rows import RunRow
 
@@ -52,15 +53,40 @@ class TaskList(_Out):
 
 
 # --- runs ------------------------------------------------------------------------------------
+VarName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
+VarValue = Annotated[str, StringConstraints(max_length=2000, pattern=r"^[^\x00-\x08\x0b-\x1f\x7f]*$")]
+_ESCAPE = re.compile(r"(^|[/\\])\.\.([/\\]|$)")
+
+
 class RunCreate(BaseModel):
-    """Body of ``POST /api/runs``; ``model`` and ``max_cycles`` default to the server settings."""
+    """Body of ``POST /api/runs``; ``model`` and ``max_cycles`` default to the server settings.
+
+    ``vars`` are template values (``--var`` of the CLI). From the web they may name files relative
+    to the project only: absolute paths, ``~`` and ``..`` segments are refused (422)."""
 
     model_config = ConfigDict(extra="forbid")
 
     task: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    model: str | None = Field(default=None, min_length=1, max_length=300)
-    max_cycles: int | None = Field(default=None, ge=1, le=50)
-    vars: dict[str, str] = Field(default_factory=dict, max_length=50)
+    model: str | None = Field(default=None, min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f]+$",
+                              description="local | openai:<model> | scripted:<file.json> (default: the server's)")
+    max_cycles: int | None = Field(default=None, ge=1, le=50, strict=True)
+    vars: dict[VarName, VarValue] = Field(default_factory=dict, max_length=50,
+                                          json_schema_extra={"additionalProperties": False})
+
+    @field_validator("vars")
+    @classmethod
+    def _no_paths_outside(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, text in value.items():
+            stripped = text.strip()
+            if stripped.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", stripped) or _ESCAPE.search(stripped):
+                raise ValueError(f"vars.{key}: absolute paths, ~ and .. are not accepted from the web")
+        return value
+
+
+class Empty(BaseModel):
+    """An empty JSON object: the body of state changes that need no parameters (send ``{}``)."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class RunAccepted(_Out):

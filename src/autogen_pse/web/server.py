@@ -40,4 +40,5 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(EXIT_USER_ERROR) from None
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     uvicorn.run(create_app(settings), host=settings.web_host, port=settings.web_port,
-                log_level=args.log_level, timeout_graceful_shutdown=10, proxy_headers=False)
+                log_level=args.log_level, timeout_graceful_shutdown=10, proxy_headers=False,
+                server_header=False, h11_max_incomplete_event_size=16 * 1024)

@@ -7,7 +7,11 @@ Nothing here does I/O, so every rule of the wire format is unit-tested in isolat
 * ``event`` and ``id`` must be single-line and ``id`` must not contain NUL (the browser would
   otherwise ignore it), so they are validated rather than escaped;
 * a RunEvent becomes ``event: <kind>``, ``id: <seq>`` and its JSON as ``data`` — the id is the
-  sequence number, which is what ``Last-Event-ID`` sends back on reconnect.
+  sequence number, which is what ``Last-Event-ID`` sends back on reconnect;
+* JSON ``data`` is always one line (control characters inside strings are escaped), so no payload
+  can end a frame early or add a field; text that UTF-8 cannot carry (lone surrogates) is sent as
+  JSON escapes, or replaced in plain ``data``, rather than breaking the stream.
+(Property-tested in ``tests/fuzz/test_sse_encoder_props.py``.)
 """
 
 from __future__ import annotations
@@ -73,17 +77,26 @@ def encode_frame(
         lines += [f"data: {part}" for part in _LINE_BREAK.split(data)]
     if not lines:
         raise ValueError("an SSE frame needs at least one field")
-    return ("\n".join(lines) + "\n\n").encode("utf-8")
+    return ("\n".join(lines) + "\n\n").encode("utf-8", "replace")
 
 
 def _json(value: Any) -> str:
     # Compact and single-line: json.dumps escapes control characters inside strings.
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: send it as a \uXXXX escape (valid JSON)
+        text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return text
 
 
 def event_frame(event: RunEvent) -> bytes:
     """The frame of a run's event: ``event: <kind>``, ``id: <seq>``, ``data: <RunEvent JSON>``."""
-    return encode_frame(event=event.kind.value, id=event.seq, data=event.model_dump_json())
+    try:
+        data = event.model_dump_json()
+    except ValueError:  # PydanticSerializationError: text UTF-8 cannot carry
+        data = _json(event.model_dump(mode="json"))
+    return encode_frame(event=event.kind.value, id=event.seq, data=data)
 
 
 def run_level_frame(event: RunEvent, run: dict[str, Any] | None) -> bytes:

@@ -19,7 +19,7 @@ from sse_starlette import EventSourceResponse
 from autogen_pse.errors import PseError
 from autogen_pse.web.deps import RunId, StateDep, WebState
 from autogen_pse.web.schemas import ErrorOut, RunEventOut, RunLevelEventOut
-from autogen_pse.web.sse import parse_last_event_id
+from autogen_pse.web.sse import STREAM_END, parse_last_event_id
 from autogen_pse.web.streams import feed_stream, run_stream
 
 router = APIRouter(prefix="/api", tags=["events"])
@@ -53,7 +53,7 @@ def _nothing_left(state: WebState, run_id: str, after: int) -> bool | None:
 def _response(state: WebState, stream: object) -> EventSourceResponse:
     cfg = state.stream
     return EventSourceResponse(stream, ping=cfg.ping, send_timeout=cfg.send_timeout,  # type: ignore[arg-type]
-                               headers={"Cache-Control": "no-cache"})
+                               headers={"Cache-Control": "no-store"})
 
 
 @router.get("/runs/{run_id}/events", response_class=EventSourceResponse, summary="A run's event stream",
@@ -63,7 +63,7 @@ async def run_events(
     run_id: RunId,
     state: StateDep,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
-    after: Annotated[int | None, Query(ge=0, description="replay after this seq (no Last-Event-ID)")] = None,
+    after: Annotated[int | None, Query(ge=0, le=10**12, description="replay after this seq (no Last-Event-ID)")] = None,
 ) -> Response:
     """Every RunEvent of the run as a named SSE event whose id is its ``seq``."""
     seen = parse_last_event_id(last_event_id) if last_event_id is not None else (after or 0)
@@ -83,13 +83,44 @@ async def all_events(state: StateDep) -> Response:
     return _response(state, feed_stream(state))
 
 
+#: ``data`` of the closing ``stream_end`` frame (see :func:`autogen_pse.web.sse.end_frame`).
+STREAM_END_DATA: dict[str, Any] = {
+    "type": "object", "required": ["reason", "status"],
+    "properties": {"reason": {"type": "string"}, "status": {"type": ["string", "null"]}},
+}
+
+
+def sse_event_schema(data_schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of one SSE event as a client sees it (``{event, id?, retry?, data}``), with
+    ``data`` a JSON string described by ``contentSchema``: ``data_schema`` for every event but the
+    final ``stream_end``. (OpenAPI before 3.2 lets a ``text/event-stream`` schema describe one
+    event; tools such as schemathesis validate each received event against it.)"""
+    def data(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "string", "contentMediaType": "application/json", "contentSchema": schema}
+
+    return {
+        "type": "object",
+        "required": ["event", "data"],
+        "properties": {
+            "event": {"type": "string", "description": "the RunEvent kind, or stream_end"},
+            "id": {"type": "string", "pattern": "^[0-9]+$", "description": "the event's seq (run streams)"},
+            "retry": {"type": "integer", "minimum": 0},
+            "data": {"type": "string"},
+        },
+        "if": {"required": ["event"], "properties": {"event": {"const": STREAM_END}}},
+        "then": {"properties": {"data": data(STREAM_END_DATA)}},
+        "else": {"properties": {"data": data(data_schema)}},
+    }
+
+
 def sse_openapi(schema: dict[str, Any]) -> dict[str, Any]:
-    """Declare the 200 body of SSE operations as ``text/event-stream`` (FastAPI writes JSON)."""
+    """Declare the 200 body of SSE operations as ``text/event-stream`` events (FastAPI writes JSON)."""
     for item in schema.get("paths", {}).values():
         for operation in item.values():
             if not isinstance(operation, dict) or not operation.get(SSE_MARK):
                 continue
             content = operation.get("responses", {}).get("200", {}).get("content", {})
             if "application/json" in content:
-                content["text/event-stream"] = content.pop("application/json")
+                data_schema = content.pop("application/json").get("schema", {})
+                content["text/event-stream"] = {"schema": sse_event_schema(data_schema)}
     return schema

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Response
@@ -12,9 +13,20 @@ from autogen_pse.filters import parse_filters
 from autogen_pse.preparation import needs_prepare
 from autogen_pse.registry import load_registry, load_task
 from autogen_pse.runner import RunRequest
+from autogen_pse.store.rows import decode_cursor
 from autogen_pse.store.trace import TraceBuilder
-from autogen_pse.web.deps import JsonBody, RunId, StateDep, WebState
-from autogen_pse.web.schemas import CancelOut, ErrorOut, RunAccepted, RunCreate, RunPageOut, RunSummary, Trace
+from autogen_pse.web.deps import RunId, StateDep, WebState
+from autogen_pse.web.routers.common import POST_ERRORS
+from autogen_pse.web.schemas import (
+    CancelOut,
+    Empty,
+    ErrorOut,
+    RunAccepted,
+    RunCreate,
+    RunPageOut,
+    RunSummary,
+    Trace,
+)
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
 
@@ -22,6 +34,22 @@ _404 = {404: {"model": ErrorOut, "description": "no such run"}}
 _422 = {422: {"model": ErrorOut, "description": "invalid parameter"}}
 
 MAX_PAGE = 200
+_STORED_TS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+_ISO = r"^[0-9][0-9T:.+\-Z ]{3,40}$"
+
+
+def _filters(task: str | None, verdict: str | None, status: str | None, since: str | None,
+             until: str | None, cursor: str | None) -> dict[str, str | None]:
+    """Validated filters (UserError for anything the index could not match or page by)."""
+    try:
+        filters = parse_filters(task=task, verdict=verdict, status=status, since=since, until=until)
+    except (ValueError, OverflowError) as exc:  # e.g. year 1 with a positive offset
+        raise UserError(f"invalid time filter: {exc}") from None
+    if cursor is not None:
+        started, _ = decode_cursor(cursor)
+        if not _STORED_TS.match(started):
+            raise UserError(f"invalid cursor {cursor[:40]!r}: pass the next_cursor of a previous page")
+    return filters
 
 
 @router.get("", response_model=RunPageOut, responses=_422, summary="List runs")
@@ -30,15 +58,20 @@ async def list_runs(
     task: Annotated[str | None, Query(description="exact task name")] = None,
     verdict: Annotated[str | None, Query(description="PASS | PARTIAL | FAIL | BLOCKED")] = None,
     status: Annotated[str | None, Query(description="running|finished|error|cancelled|interrupted")] = None,
-    since: Annotated[str | None, Query(description="ISO 8601, inclusive (started at)")] = None,
-    until: Annotated[str | None, Query(description="ISO 8601, exclusive (started at)")] = None,
+    since: Annotated[str | None, Query(max_length=40, pattern=_ISO, description="ISO 8601, inclusive (started at)")
+                     ] = None,
+    until: Annotated[str | None, Query(max_length=40, pattern=_ISO, description="ISO 8601, exclusive (started at)")
+                     ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    cursor: Annotated[str | None, Query(max_length=512, description="next_cursor of a previous page")] = None,
+    cursor: Annotated[str | None, Query(max_length=512, pattern=r"^[A-Za-z0-9_-]+={0,2}$",
+                                        description="next_cursor of a previous page")] = None,
 ) -> RunPageOut:
-    """Runs newest first, ``{data, count, next_cursor}``, served from the run index."""
+    """Runs newest first, ``{data, count, next_cursor}``, served from the run index. Every filter
+    is validated (422 for a value that names nothing: an unknown verdict or status, a malformed
+    task name, time or cursor)."""
 
     def query() -> RunPageOut:
-        filters = parse_filters(task=task, verdict=verdict, status=status, since=since, until=until)
+        filters = _filters(task, verdict, status, since, until, cursor)
         page = state.store.index.list(**filters, limit=limit, cursor=cursor)
         return RunPageOut(data=[RunSummary.from_row(r) for r in page.data], count=page.count,
                           next_cursor=page.next_cursor)
@@ -61,24 +94,35 @@ def _will_prepare(state: WebState, body: RunCreate) -> bool:
         return False  # submit() reports the problem
 
 
-@router.post("", status_code=202, response_model=RunAccepted, dependencies=[JsonBody], summary="Start a run",
-             responses={**_404, **_422, 429: {"model": ErrorOut, "description": "the run queue is full"}})
+@router.post("", status_code=202, response_model=RunAccepted, summary="Start a run",
+             responses={**_404, **_422, **POST_ERRORS,
+                        429: {"model": ErrorOut, "description": "the run queue is full"}})
 async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
     """Validate the request, prepare the task's inputs when they are newer than its facts, and
-    queue the run; it executes in the background (at most ``concurrency`` at once)."""
+    queue the run; it executes in the background (at most ``concurrency`` at once, at most
+    ``concurrency + max_queue`` queued or running, however many requests arrive together)."""
+    if state.model_policy is not None:
+        refused = state.model_policy(body.model or state.settings.model)
+        if refused is not None:
+            raise HTTPException(status_code=422, detail=f"model not allowed: {refused}")
     if not await asyncio.to_thread(_task_known, state, body.task):
         raise HTTPException(status_code=404, detail=f"unknown task {body.task!r}; see GET /api/tasks")
     capacity = (getattr(state.executor, "concurrency", None) or 1) + state.max_queue
-    if len(state.active()) >= capacity:
-        raise HTTPException(status_code=429, detail=f"{capacity} runs are queued or running; try again later")
-    prepare = await asyncio.to_thread(_will_prepare, state, body)
-    request = RunRequest(task=body.task, model=body.model, max_cycles=body.max_cycles, vars=body.vars)
+    # Check and reserve with no await in between: concurrent requests see each other's reservation.
+    if len(state.active()) + state.admitting >= capacity:
+        raise HTTPException(status_code=429, detail=f"{capacity} runs are queued or running; try again later",
+                            headers={"Retry-After": "5"})
+    state.admitting += 1
     try:
+        prepare = await asyncio.to_thread(_will_prepare, state, body)
+        request = RunRequest(task=body.task, model=body.model, max_cycles=body.max_cycles, vars=body.vars)
         run_id = await state.executor.submit(request)
     except UserError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from None
     except PseError as exc:
         raise HTTPException(status_code=500, detail=str(exc)) from None
+    finally:
+        state.admitting -= 1
     return RunAccepted(run_id=run_id, prepare=prepare, events_url=f"/api/runs/{run_id}/events",
                        run_url=f"/api/runs/{run_id}")
 
@@ -140,15 +184,16 @@ async def get_artifact(
     disposition = "attachment" if download else "inline"
     return Response(text, media_type="text/markdown; charset=utf-8",
                     headers={"Content-Disposition": f'{disposition}; filename="{name}"',
-                             "Cache-Control": "no-cache"})
+                             "Cache-Control": "no-store"})
 
 
-@router.post("/{run_id}/cancel", status_code=202, response_model=CancelOut, dependencies=[JsonBody],
-             responses={**_404, **_422, 409: {"model": ErrorOut, "description": "the run is not active"}},
+@router.post("/{run_id}/cancel", status_code=202, response_model=CancelOut,
+             responses={**_404, **_422, **POST_ERRORS,
+                        409: {"model": ErrorOut, "description": "the run is not active"}},
              summary="Cancel a run")
-async def cancel_run(run_id: RunId, state: StateDep) -> CancelOut:
-    """Ask a queued or running run to stop; it ends within seconds with status ``cancelled`` and
-    its trace is kept."""
+async def cancel_run(run_id: RunId, body: Empty, state: StateDep) -> CancelOut:
+    """Ask a queued or running run to stop (send ``{}``); it ends within seconds with status
+    ``cancelled`` and its trace is kept."""
     if await state.executor.cancel(run_id):
         return CancelOut(run_id=run_id, cancelled=True, status="cancelling")
     doc = await asyncio.to_thread(load_run, state, run_id)  # 404 when unknown
