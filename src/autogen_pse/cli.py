@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import signal
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -18,6 +19,9 @@ from rich.table import Table
 
 from .config import Settings
 from .errors import EXIT_USER_ERROR, PseError, UserError
+
+if TYPE_CHECKING:
+    from .store import TraceStore
 
 app = typer.Typer(
     name="pse",
@@ -75,11 +79,15 @@ def run(
 ) -> None:
     """Run TASK; shows every turn live and ends with a summary and the trace path."""
     from .console import ConsoleSink, print_summary
-    from .runner import RunRequest, execute, plan_run
+    from .runner import RunRequest, execute, plan_run, prepare_plan
+    from .store import TraceStore
 
     settings = _settings()
     request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
-    plan = plan_run(request, settings)
+    plan = prepare_plan(plan_run(request, settings), settings)  # bad inputs: exit 2, nothing written
+    store = TraceStore(settings)
+    store.check_writable()  # a clear error before anything of the run starts
+    recover_interrupted(store)
     live = Console(highlight=False, stderr=json_out)
     sink = ConsoleSink(live, quiet=quiet or json_out)
 
@@ -88,7 +96,7 @@ def run(
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, stop.set)
         loop.add_signal_handler(signal.SIGTERM, stop.set)
-        return await execute(plan, settings, sinks=[sink], stop=stop)
+        return await execute(plan, settings, sinks=[sink], stop=stop, store=store)
 
     result = asyncio.run(main())
     if json_out:
@@ -114,6 +122,45 @@ def prepare(
     out.print(f"prepared {task}: {len(outcome.prepared.facts)} facts → {where}")
 
 
+def recover_interrupted(store: TraceStore) -> list[str]:
+    """Mark runs whose process died (index status ``running``, writer lock gone) as ``interrupted``.
+
+    Runs recorded by a live process hold their ``events.jsonl`` lock and are left alone. Best
+    effort: a store that cannot be written is reported by the command itself.
+    """
+    from .errors import StoreError
+
+    try:
+        return store.recover_interrupted()
+    except StoreError as exc:
+        logging.getLogger(__name__).warning("could not check for interrupted runs: %s", exc)
+        return []
+
+
+class _OneLine(logging.Formatter):
+    """Log records as one line each: no tracebacks on a user's terminal (the trace keeps details)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        record = logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None, "stack_info": None})
+        return super().format(record).splitlines()[0]
+
+
+def _configure_logging() -> None:
+    """Warnings and errors to stderr, one line each, unless the host configured logging already.
+
+    autogen's runtime logs an agent's failure with a full traceback before it re-raises it; the
+    run reports that error itself (summary, trace), so autogen's copy is dropped.
+    """
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    logging.getLogger("autogen_core").setLevel(logging.CRITICAL)
+
+
 def _register_subcommands() -> None:
     from .cli_trace import trace_app
     from .knowledge.cli import kb_app
@@ -128,6 +175,7 @@ _register_subcommands()
 def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the app and turns errors into one line and an exit code."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    _configure_logging()
     try:
         rv = app(args=argv, standalone_mode=False)
         return rv if isinstance(rv, int) else 0

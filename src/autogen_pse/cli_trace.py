@@ -19,9 +19,14 @@ out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 
 
 def _store() -> Any:
+    """The trace store, after marking runs whose process died as ``interrupted``."""
+    from .cli import recover_interrupted
     from .store import TraceStore
 
-    return TraceStore(Settings())
+    store = TraceStore(Settings())
+    if store.traces_dir.is_dir():  # no folder: no runs to recover (and nothing to create)
+        recover_interrupted(store)
+    return store
 
 
 @trace_app.callback()
@@ -51,7 +56,7 @@ def trace_list(
         style = OUTCOME_STYLE.get(r.verdict or "", "")
         cost = "—" if r.cost is None else f"{r.cost:.4f} {r.currency or ''}"
         table.add_row(r.run_id, r.started_at[:19].replace("T", " "), r.task, escape(r.model), r.status,
-                      f"[{style}]{r.verdict or '—'}[/]", str(r.cycles),
+                      _styled(r.verdict, style), str(r.cycles),
                       f"{r.prompt_tokens + r.completion_tokens:,}", cost)
     out.print(table)
     out.print(f"[dim]{len(page.data)} of {page.count} runs[/]")
@@ -70,8 +75,8 @@ def trace_show(
         out.print_json(json.dumps(doc))
         return
     style = OUTCOME_STYLE.get(doc.get("verdict") or "", "")
-    out.print(f"[bold]{doc['run_id']}[/] {doc['task']} · {escape(doc['model'])} · {doc['status']} · "
-              f"[{style}]{doc.get('verdict') or '—'}[/] {doc.get('reason') or ''}")
+    out.print(f"[bold]{doc['run_id']}[/] {escape(str(doc.get('task')))} · {escape(str(doc.get('model')))} · "
+              f"{doc.get('status')} · {_styled(doc.get('verdict'), style)} {doc.get('reason') or ''}")
     for cycle in doc.get("cycles", []):
         v = cycle.get("verdict") or {}
         out.rule(f"cycle {cycle['index']} · {cycle['kind']} · {v.get('outcome', '—')} {v.get('reason', '')}")
@@ -89,6 +94,11 @@ def trace_show(
         out.print(f"artifact: {art.get('path')} ({'verified' if art.get('verified') else 'unverified'})")
 
 
+def _styled(verdict: str | None, style: str) -> str:
+    """The verdict in its colour; ``—`` (unstyled: ``[]`` is not valid markup) when there is none."""
+    return f"[{style}]{escape(verdict)}[/]" if verdict and style else escape(verdict or "—")
+
+
 def _message_text(m: dict[str, Any]) -> str:
     if m.get("tool_calls"):
         return ", ".join(f"{c['name']}({json.dumps(c['arguments'])[:80]})" for c in m["tool_calls"])
@@ -100,5 +110,11 @@ def _message_text(m: dict[str, Any]) -> str:
 @trace_app.command("reindex")
 def trace_reindex() -> None:
     """Rebuild traces/index.sqlite from the trace files."""
-    count = _store().reindex()
-    out.print(f"reindexed {count} runs")
+    from .cli import recover_interrupted
+    from .store import TraceStore
+
+    store = TraceStore(Settings())
+    count = store.reindex()
+    interrupted = recover_interrupted(store)
+    note = f" ({len(interrupted)} marked interrupted)" if interrupted else ""
+    out.print(f"reindexed {count} runs{note}")

@@ -74,13 +74,13 @@ class ConsoleSink:
         self._count(p)
         for call in p["calls"]:
             args = json.dumps(call["arguments"])[:160]
-            self.console.print(f"  [dim]↳ {p['source']} calls[/] [bold]{call['name']}[/]({escape(args)})")
+            self.console.print(f"  [dim]↳ {p['source']} calls[/] [bold]{escape(call['name'])}[/]({escape(args)})")
 
     def _on_tool_result(self, e: RunEvent, p: dict[str, Any]) -> None:
         for r in p["results"]:
             first = (r["content"].strip().splitlines() or [""])[0][:160]
             mark = "[red]✗[/]" if r["is_error"] else "[green]✓[/]"
-            self.console.print(f"  {mark} [dim]{r['name']}: {escape(first)}[/]")
+            self.console.print(f"  {mark} [dim]{escape(r['name'])}: {escape(first)}[/]")
 
     def _on_check(self, e: RunEvent, p: dict[str, Any]) -> None:
         mark = "[green]✓[/]" if p["ok"] else ("[red]✗[/]" if p["severity"] == "error" else "[yellow]![/]")

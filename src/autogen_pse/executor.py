@@ -53,7 +53,18 @@ class LocalExecutor:
         self.store = TraceStore(settings)
 
     async def submit(self, request: RunRequest) -> str:
-        plan = await asyncio.to_thread(lambda: prepare_plan(plan_run(request, self.settings), self.settings))
+        """Validate ``request``, prepare its inputs and queue it; returns the run id.
+
+        Raises:
+            UserError: a bad request or input file.  StoreError: the traces folder is not writable.
+        """
+
+        def validate() -> PreparedRun:
+            plan = prepare_plan(plan_run(request, self.settings), self.settings)
+            self.store.check_writable()  # refuse now rather than fail in the background
+            return plan
+
+        plan = await asyncio.to_thread(validate)
         stop = asyncio.Event()
         self._stops[plan.run_id] = stop
         self._tasks[plan.run_id] = asyncio.create_task(self._run(plan, stop), name=f"run-{plan.run_id}")

@@ -36,7 +36,7 @@ def parse_filters(
     Raises:
         UserError: a filter value that cannot match anything valid (names the filter and the fix).
     """
-    if task is not None and not _TASK.match(task):
+    if task is not None and not _TASK.fullmatch(task):
         raise UserError(f"--task {task!r}: not a task name")
     if verdict is not None:
         verdict = verdict.upper()

@@ -7,6 +7,7 @@ Role → partitions comes from the registry's ``knowledge`` map (default: every 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +48,16 @@ class Grounding:
             emitter.emit(EventKind.RETRIEVAL, _record(role, query, partitions, hits, via="kb_search"),
                          cycle=emitter.current_cycle)
 
-        return make_kb_search(self.settings, self.task.name, partitions, on_hits=record)
+        search = make_kb_search(self.settings, self.task.name, partitions, on_hits=record)
+        if self.redactor is None:
+            return search
+
+        @functools.wraps(search)  # same name, docstring and signature: the tool schema is unchanged
+        async def kb_search(*args: Any, **kwargs: Any) -> str:
+            # knowledge files may hold contact details too: they reach the remote model redacted
+            return self.redact(await search(*args, **kwargs))
+
+        return kb_search
 
 
 def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *, model: str) -> Grounding:
@@ -100,7 +110,9 @@ def _queries(task: TaskSpec, prepared: Prepared) -> list[str]:
 
 
 def _record(role: str, query: str, partitions: list[str] | None, hits: list[Any], *, via: str) -> dict[str, Any]:
+    """A ``retrieval`` payload; ``partition`` is a string as the trace format says (``"market"``,
+    ``"market,source"``) or None for every partition."""
     return {
-        "role": role, "query": query, "partition": partitions, "via": via,
+        "role": role, "query": query, "partition": ",".join(partitions) if partitions else None, "via": via,
         "chunks": [{"id": h.id, "source": h.source, "heading": h.heading, "score": round(h.score, 4)} for h in hits],
     }

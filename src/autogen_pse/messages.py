@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from autogen_agentchat.messages import (
@@ -15,9 +16,22 @@ from autogen_core.models import RequestUsage
 
 from .events import EventKind
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    """``text`` with lone surrogates (a model may send ``"\\ud800"``; UTF-8 cannot hold them)
+    replaced by U+FFFD, so the event can always be written."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
 
 def cap(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters with a visible marker naming what was cut."""
+    """``text`` (see :func:`clean`) cut to ``limit`` characters with a visible marker naming what was cut."""
+    text = clean(text)
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n…[truncated {len(text) - limit} characters]"
@@ -57,6 +71,8 @@ def message_event(item: BaseAgentEvent | BaseChatMessage, output_cap: int) -> tu
 
 def _arguments(raw: str) -> Any:
     try:
-        return json.loads(raw)
-    except (TypeError, ValueError):
-        return raw
+        value = json.loads(raw)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")  # no lone surrogates from "\\ud800" escapes
+    except (TypeError, ValueError, RecursionError):  # not JSON, nested too deep, not UTF-8 encodable
+        return clean(raw) if isinstance(raw, str) else raw
+    return value

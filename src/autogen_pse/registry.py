@@ -115,6 +115,8 @@ def load_registry(tasks_dir: Path) -> Registry:
         raw = json.loads(_read_text(path))
     except json.JSONDecodeError as exc:
         raise UserError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
+        raise UserError(f"{path}: not valid JSON ({type(exc).__name__}: {str(exc)[:120]})") from None
     try:
         registry = Registry.model_validate(raw)
     except ValidationError as exc:
@@ -123,7 +125,7 @@ def load_registry(tasks_dir: Path) -> Registry:
         raise UserError(f"{path}: invalid at {loc}: {err['msg']}") from None
     seen: set[str] = set()
     for entry in registry.tasks:
-        if not _TASK_NAME.match(entry.name):
+        if not _TASK_NAME.fullmatch(entry.name):
             raise UserError(f"{path}: task name {entry.name!r} must match [a-z0-9][a-z0-9_-]*")
         if entry.name in seen:
             raise UserError(f"{path}: task {entry.name!r} is listed twice")
@@ -138,7 +140,7 @@ def load_task(tasks_dir: Path, name: str) -> TaskSpec:
         UserError: unknown name, a name with path characters, a missing prompt file, an unknown or
             unfillable placeholder.
     """
-    if not _TASK_NAME.match(name or ""):
+    if not _TASK_NAME.fullmatch(name or ""):  # fullmatch: "$" alone lets "demo\n" through
         raise UserError(f"invalid task name {name!r}: use letters, digits, '-' or '_' (see `pse list`)")
     registry = load_registry(tasks_dir)
     entry = next((t for t in registry.tasks if t.name == name), None)
@@ -171,7 +173,8 @@ def _load_prompt(task_dir: Path, entry: TaskEntry, role: str) -> str:
     for key, rel in entry.inject.items():
         file = (task_dir / rel).resolve()
         if not file.is_relative_to(task_dir.resolve()) or not file.is_file():
-            raise UserError(f"{task_dir / '_registry.json'}: inject {key!r} → {rel!r} is not a file in the task")
+            raise UserError(f"{task_dir.parent / '_registry.json'}, task {entry.name!r}, field 'inject': "
+                            f"{key!r} → {rel!r} is not a file in the task folder {task_dir}")
         values[key] = _read_text(file).strip()
 
     def fill(m: re.Match[str]) -> str:

@@ -78,13 +78,14 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
     """Validate a request: task exists, model spec parses, template vars are complete.
 
     Raises:
-        UserError: unknown task, bad model spec, missing ``--var`` (nothing is written).
+        UserError: unknown task, bad model spec, missing ``--var``, bad pricing file (nothing is written).
     """
     from .models import validate_spec
 
     task = load_task(settings.tasks_dir, request.task)
     model = request.model or settings.model
     validate_spec(model, settings)
+    PriceTable.from_settings(settings)  # a bad PSE_PRICING_FILE is a user error before anything runs
     if not (task.dir / "prepare.py").is_file():
         task.render_task(request.vars)
     limits = Limits(
@@ -128,6 +129,7 @@ async def execute(
     store = store or TraceStore(settings)
     prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
     ground: Grounding = prepare_grounding(task, prep.prepared, settings, model=plan.model)
+    prices = PriceTable.from_settings(settings)
     provider = open_provider(plan.model, settings)
     try:
         run_dir = store.create_run(plan.run_id)
@@ -137,7 +139,7 @@ async def execute(
         raise
     workspace = run_dir / "workspace"
     emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])])
-    usage = UsageTotals(model_name=provider.name, prices=PriceTable.from_settings(settings))
+    usage = UsageTotals(model_name=provider.name, prices=prices)
     try:
         emitter.emit(EventKind.RUN_STARTED, {
             "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),

@@ -54,8 +54,8 @@ def _read_table(path: Path) -> tuple[str, dict[str, ModelPrice]]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"pricing file not found: {path} (PSE_PRICING_FILE)") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"not valid JSON ({exc})") from None
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, nesting too deep
+        raise InputFileError(path, f"not valid JSON ({str(exc)[:200] or type(exc).__name__})") from None
     if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
         raise InputFileError(path, 'must be {"currency": "USD", "models": {name: {...}}}', field="models")
     currency = data.get("currency", "USD")

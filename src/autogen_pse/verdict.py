@@ -86,6 +86,8 @@ def parse_trailer(text: str) -> Verdict:
         data = json.loads(body)
     except json.JSONDecodeError as exc:
         raise VerdictParseError(f"the verdict block is not valid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
+        raise VerdictParseError(f"the verdict block is not valid JSON ({type(exc).__name__})") from None
     try:
         verdict = Verdict.model_validate(data)
     except ValidationError as exc:
@@ -112,8 +114,12 @@ def declared_blocked(text: str) -> Verdict | None:
 
 
 def format_trailer(verdict: Verdict) -> str:
-    """Render ``verdict`` as the trailer block (used in prompts and by scripted fixtures)."""
-    return "```verdict\n" + verdict.model_dump_json() + "\n```"
+    """Render ``verdict`` as the trailer block (used in prompts and by scripted fixtures).
+
+    Backticks inside strings are written as ``\\u0060`` so a summary or issue quoting a code
+    fence cannot close the block early: the output always parses back to ``verdict``.
+    """
+    return "```verdict\n" + verdict.model_dump_json().replace("`", "\\u0060") + "\n```"
 
 
 def merge_checks(verdict: Verdict, failed_details: list[tuple[str, str, str]]) -> Verdict:

@@ -51,7 +51,8 @@ def read_text(path: Path) -> str:
     """The file's text after the size and encoding checks.
 
     Raises:
-        InputFileError: larger than 5 MB, not UTF-8 (row = the line holding the bad byte), or empty.
+        InputFileError: larger than 5 MB, not UTF-8 or holding a NUL byte (row = the line holding
+            the bad byte), or empty.
     """
     size = path.stat().st_size
     if size > MAX_BYTES:
@@ -63,6 +64,9 @@ def read_text(path: Path) -> str:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InputFileError(path, f"not UTF-8 text (byte {exc.start}); re-save the file as UTF-8",
                              row=line) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputFileError(path, "binary file (NUL byte); give a UTF-8 text file", row=line)
     if not text.strip():
         raise InputFileError(path, "file is empty")
     return text
@@ -212,6 +216,8 @@ def read_rules(path: Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise InputFileError(path, f"not valid JSON ({exc.msg}, column {exc.colno})",
                              row=exc.lineno) from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
+        raise InputFileError(path, f"not valid JSON ({type(exc).__name__}: {str(exc)[:120]})") from None
     if not isinstance(raw, dict):
         raise InputFileError(path, "must be a JSON object")
 

@@ -83,12 +83,16 @@ def ingest(settings: Any, task_name: str, task_dir: Path, path: Path | None = No
             unreachable Chroma server or embedding server.
     """
     from .embedding import embed_texts, make_embedding
-    from .store import add_chunks, collection_name, embedding_input, get_collection, open_client
+    from .store import add_chunks, collection_name, embedding_input, find_collection, get_collection, open_client
 
     started = time.perf_counter()
     root, root_key, scope, files = _resolve(task_dir, path)
     ef = make_embedding(settings)
     client = open_client(settings)
+    if files and find_collection(client, task_name) is None:
+        # A first ingest must not leave an empty collection behind when the embedding model is
+        # missing or unreachable (a later `kb search` would then report "no matches").
+        embed_texts(ef, ["probe"])
     coll, reembedded = get_collection(settings, task_name, create=True, client=client, ef=ef)
     assert coll is not None
     report = IngestReport(task_name, collection_name(task_name), ef.model_id)

@@ -81,6 +81,8 @@ def _pretty_json(path: Path, text: str) -> str:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
+        raise UserError(f"{path}: not valid JSON ({type(exc).__name__})") from None
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 

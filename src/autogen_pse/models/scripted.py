@@ -145,6 +145,10 @@ def load_script(path: Path) -> Script:
         raise InputFileError(path, f"not UTF-8 text ({exc.reason})") from None
     except json.JSONDecodeError as exc:
         raise InputFileError(path, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
+        raise InputFileError(path, f"not valid JSON: {type(exc).__name__}: {str(exc)[:120]}") from None
+    except OSError as exc:
+        raise InputFileError(path, f"cannot be read ({exc.strerror or exc})") from None
     if not isinstance(data, dict):
         raise _bad(path, "$", 'must be an object {"planner": [...], "specialist": [...], "evaluator": [...]}')
     replies: dict[str, list[Reply]] = {}

@@ -48,7 +48,12 @@ def count_tokens(text: str) -> int:
     """Number of tokens in ``text`` (no special tokens added). Empty text → 0. Cached per string."""
     if not text:
         return 0
-    return len(_load().encode(text, add_special_tokens=False).ids)
+    try:
+        return len(_load().encode(text, add_special_tokens=False).ids)
+    except TypeError:  # lone surrogates (a model may send "\\ud800"): count them as replacement chars
+        from ..messages import clean
+
+        return len(_load().encode(clean(text), add_special_tokens=False).ids)
 
 
 def count_many(texts: Iterable[str]) -> int:

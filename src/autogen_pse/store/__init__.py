@@ -15,6 +15,7 @@ See ``docs/trace-format.md`` for the document shapes and the crash guarantees.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
@@ -125,6 +126,31 @@ class TraceStore:
         """A fresh run id (ULID)."""
         return new_run_id()
 
+    def check_writable(self) -> None:
+        """Check, before a run is accepted, that the traces folder can be created and written
+        (a probe file is written, fsync'ed and removed) and has at least 1 MiB free.
+
+        Raises:
+            StoreError: one line naming the folder, the cause and the fix.
+        """
+        self._ensure_traces_dir()
+        try:
+            fd, probe = tempfile.mkstemp(dir=self.traces_dir, prefix=".probe-")
+            try:
+                os.write(fd, b"ok")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+                os.unlink(probe)
+            free = shutil.disk_usage(self.traces_dir).free
+        except OSError as exc:
+            raise store_error(self.traces_dir, exc) from exc
+        if free < MIN_FREE_BYTES:
+            raise StoreError(
+                f"cannot write {self.traces_dir}: only {free} bytes free; "
+                "free disk space or set PSE_TRACES_DIR to a folder on another disk"
+            )
+
     def create_run(self, run_id: str) -> Path:
         """Create ``traces/<run_id>/`` and its ``workspace/``; returns the run folder.
 
@@ -223,4 +249,8 @@ class TraceStore:
         except OSError as exc:
             raise store_error(self.traces_dir, exc, "create") from exc
         if not os.access(self.traces_dir, os.W_OK | os.X_OK):
-            raise store_error(self.traces_dir, PermissionError(errno.EACCES, "Permission denied"), "write")
+            code = errno.EACCES
+            with contextlib.suppress(OSError, AttributeError):
+                if os.statvfs(self.traces_dir).f_flag & os.ST_RDONLY:
+                    code = errno.EROFS
+            raise store_error(self.traces_dir, OSError(code, os.strerror(code)), "write")

@@ -87,7 +87,9 @@ def atomic_write_text(path: Path | str, text: str) -> None:
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        # errors="replace": a lone surrogate (invalid in UTF-8) from a model becomes "?" rather than
+        # failing the write of the whole document
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -163,7 +165,8 @@ class EventLog:
         if self._fh is not None:
             return self._fh
         try:
-            fh = open(self.path, "ab+")  # noqa: SIM115 - kept open for the whole run
+            # Unbuffered: a failed write leaves nothing queued in a buffer to surface later.
+            fh = open(self.path, "ab+", buffering=0)  # noqa: SIM115 - kept open for the whole run
         except OSError as exc:
             raise store_error(self.path, exc, "open") from exc
         try:
@@ -211,13 +214,21 @@ class EventLog:
         """
         line = event.model_dump_json().encode("utf-8") + b"\n"
         fh = self._open()
+        start = None
         try:
-            fh.seek(0, os.SEEK_END)
-            fh.write(line)
-            fh.flush()
+            start = fh.seek(0, os.SEEK_END)
+            view = memoryview(line)
+            while view:  # a raw write may be partial
+                written = fh.write(view)
+                if not written:
+                    raise OSError(errno.EIO, "short write")
+                view = view[written:]
             if event.kind in SYNC_KINDS:
                 os.fsync(fh.fileno())
         except OSError as exc:
+            if start is not None:  # never leave a cut-off line for the next append to extend
+                with contextlib.suppress(OSError):
+                    fh.truncate(start)
             raise store_error(self.path, exc) from exc
         if event.kind == EventKind.RUN_FINISHED:
             self.close()
@@ -228,7 +239,6 @@ class EventLog:
         if fh is None:
             return
         try:
-            fh.flush()
             os.fsync(fh.fileno())
         except OSError as exc:
             raise store_error(self.path, exc) from exc

@@ -112,6 +112,8 @@ class RunIndex:
             ).fetchone()[0]
             if not exists:  # never touch an existing schema: check() reports a mismatch instead
                 conn.executescript(";\n".join(_SCHEMA) + ";")
+        #: True when this object created the ``runs`` table (a new, or an empty or foreign, file).
+        self.created = not exists
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -306,7 +308,7 @@ def _remove_db_files(path: Path, *, main: bool = True) -> None:
     if main:
         names.append(path.name)
     for name in names:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):  # best effort: a read-only folder must not hide the real error
             (path.parent / name).unlink()
 
 
@@ -363,7 +365,11 @@ def open_or_rebuild(db_path: Path | str, traces_dir: Path | str) -> RunIndex:
         try:
             index = RunIndex(db_path)
             index.check()
-            return index
+            if not index.created:
+                return index
+            # an empty (or foreign) file got a fresh, empty table: the runs are in the folders
+            index.close()
+            log.warning("run index %s had no runs table; rebuilding from %s", db_path, traces_dir)
         except (StoreError, sqlite3.DatabaseError) as exc:
             if index is not None:
                 index.close()

@@ -211,7 +211,7 @@ class TraceBuilder:
             "ts": event.ts,
             "role": p.get("role"),
             "query": p.get("query"),
-            "partition": p.get("partition"),
+            "partition": _partition(p.get("partition")),
             "via": p.get("via"),
             "chunks": list(p.get("chunks") or []),
         }
@@ -335,3 +335,11 @@ _HANDLERS = {
     EventKind.WARNING: TraceBuilder._warning,
     EventKind.RUN_FINISHED: TraceBuilder._run_finished,
 }
+
+
+def _partition(value: Any) -> str | None:
+    """A retrieval's ``partition`` as the trace format has it: a string (event logs written before
+    the grounding step joined them hold a list of partitions) or None."""
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value) or None
+    return value if value is None or isinstance(value, str) else str(value)

@@ -41,6 +41,10 @@ def resolve_in_workspace(workspace: Path, rel: str) -> Path:
         raise ToolError(f"path must be a string, got {type(rel).__name__}")
     if "\x00" in rel:
         raise ToolError("path contains a NUL byte; use a plain relative path like 'src/app.py'")
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ToolError("path is not valid text (unpaired surrogate); use a plain relative path") from None
     if not rel.strip():
         raise ToolError("path is empty; give a path relative to the workspace, like 'src/app.py'")
     if len(rel) > _MAX_PATH_CHARS:
