@@ -15,11 +15,17 @@ the reference is resolved when the artifact is rendered (see :mod:`autogen_pse.f
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+from .errors import UserError
 
 Severity = Literal["error", "warning"]
 
@@ -93,3 +99,27 @@ class CheckContext:
     task_dir: Path
     vars: dict[str, str] = field(default_factory=dict)
     raw_artifact: str = ""
+
+
+def task_module(anchor: str, name: str) -> ModuleType:
+    """Import ``name`` — a ``name.py`` file or a ``name/`` package — from the folder of ``anchor``
+    (a hook's ``__file__``). Task folders are not packages, so the module gets a private name
+    unique to its path, cached in ``sys.modules``.
+
+    Raises:
+        UserError: neither ``name.py`` nor ``name/__init__.py`` exists there.
+    """
+    folder = Path(anchor).resolve().parent
+    path, search = folder / f"{name}.py", None
+    if not path.is_file():
+        path, search = folder / name / "__init__.py", [str(folder / name)]
+    key = f"pse_task_{name}_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}"
+    module = sys.modules.get(key)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(key, path, submodule_search_locations=search)
+        if spec is None or spec.loader is None or not path.is_file():
+            raise UserError(f"{path}: cannot be imported (task module {name!r} is missing)")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return module

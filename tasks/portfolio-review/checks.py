@@ -7,31 +7,16 @@ supported when some fact is within max(0.5% of the fact, 0.01); see README.md "C
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import re
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from autogen_pse.errors import UserError
-from autogen_pse.hooks import CheckContext, CheckResult, Fact
+from autogen_pse.hooks import CheckContext, CheckResult, Fact, task_module
 
 
 def sibling(name: str) -> ModuleType:
     """Import ``<name>.py`` from this task folder (task folders are not packages)."""
-    path = Path(__file__).resolve().with_name(f"{name}.py")
-    key = f"pse_portfolio_review_{name}_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}"
-    module = sys.modules.get(key)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(key, path)
-        if spec is None or spec.loader is None:
-            raise UserError(f"{path}: cannot be imported")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return module
+    return task_module(__file__, name)
 
 
 review = sibling("review")

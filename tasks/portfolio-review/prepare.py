@@ -8,14 +8,11 @@ facts documented in the task README and writes ``facts.json``, ``data.json`` and
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import itertools
 import json
 import math
 import re
 import statistics
-import sys
 from datetime import date
 from pathlib import Path
 from types import ModuleType
@@ -23,7 +20,7 @@ from typing import Any
 
 from autogen_pse.errors import InputFileError, UserError
 from autogen_pse.facts import save_facts
-from autogen_pse.hooks import Fact, PrepareContext, Prepared
+from autogen_pse.hooks import Fact, PrepareContext, Prepared, task_module
 
 DEFAULT_VARS = {
     "holdings": "data/holdings.csv",
@@ -46,17 +43,7 @@ _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 def sibling(name: str) -> ModuleType:
     """Import ``<name>.py`` from this task folder (task folders are not packages)."""
-    path = Path(__file__).resolve().with_name(f"{name}.py")
-    key = f"pse_portfolio_review_{name}_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}"
-    module = sys.modules.get(key)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(key, path)
-        if spec is None or spec.loader is None:
-            raise UserError(f"{path}: cannot be imported")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return module
+    return task_module(__file__, name)
 
 
 inputs = sibling("inputs")

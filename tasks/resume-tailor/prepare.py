@@ -22,30 +22,17 @@ On success ``resume_parsed.json`` (the parsed CV and job) is written to ``ctx.ou
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import json
-import sys
-from pathlib import Path
 from types import ModuleType
 
-from autogen_pse.hooks import PrepareContext, Prepared
+from autogen_pse.hooks import PrepareContext, Prepared, task_module
 
 
 def load_lib(name: str) -> ModuleType:
     """Import ``resumelib.<name>`` from this task folder under a private package name."""
-    pkg_dir = Path(__file__).resolve().with_name("resumelib")
-    pkg = "pse_resume_tailor_" + hashlib.sha1(str(pkg_dir).encode()).hexdigest()[:10]
-    if pkg not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            pkg, pkg_dir / "__init__.py", submodule_search_locations=[str(pkg_dir)]
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[pkg] = module
-        spec.loader.exec_module(module)
-    return importlib.import_module(f"{pkg}.{name}")
+    return importlib.import_module(f"{task_module(__file__, 'resumelib').__name__}.{name}")
 
 
 def prepare(ctx: PrepareContext) -> Prepared:
