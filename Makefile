@@ -33,7 +33,7 @@ FRONTEND_SRC  := $(shell find frontend/src -type f) frontend/index.html frontend
 STATIC_INDEX  := src/autogen_pse/web/static/index.html
 
 $(FRONTEND_DEPS): frontend/package.json frontend/package-lock.json
-	cd frontend && npm ci --no-audit --no-fund
+	cd frontend && npm install --no-audit --no-fund
 	@touch $(FRONTEND_DEPS)
 
 $(STATIC_INDEX): $(FRONTEND_DEPS) $(FRONTEND_SRC)

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -187,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         err.print("[bold red]aborted[/]")
         return 130
+    except ValidationError as exc:  # a bad setting in the environment or .env
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        err.print(f"[bold red]error:[/] setting PSE_{field.upper()} (environment or .env): {escape(first['msg'])}")
+        return EXIT_USER_ERROR
     except typer.TyperException as exc:  # usage errors: bad option, missing argument
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
         err.print(f"[bold red]error:[/] {escape(message)} (see --help)")

@@ -9,8 +9,10 @@ Nothing is written unless the hook succeeds (a bad input leaves the old output i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -72,13 +74,26 @@ def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, fo
         save_facts(tmp / "facts.json", prepared.facts)
         (tmp / "data.json").write_text(json.dumps(prepared.data, indent=2, default=str), encoding="utf-8")
         (tmp / "task.md").write_text(prepared.task_text, encoding="utf-8")
-        if out_dir.exists():
-            shutil.rmtree(out_dir)
-        tmp.replace(out_dir)
+        _swap_in(tmp, out_dir)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return PrepareOutcome(prepared, True, out_dir)
+
+
+def _swap_in(tmp: Path, out_dir: Path) -> None:
+    """Replace ``out_dir`` by ``tmp`` so readers see the old or the new output, never a mix.
+
+    Concurrent prepares of the same inputs may race: the old folder is renamed aside first (a
+    rename is atomic), and if another process put its own output in place meanwhile, that
+    output — computed from the same inputs — is kept.
+    """
+    aside = out_dir.with_name(f".old-{out_dir.name}-{os.getpid()}-{id(tmp):x}")
+    with contextlib.suppress(FileNotFoundError):
+        out_dir.replace(aside)
+    with contextlib.suppress(OSError):  # another prepare won the race; its output stands
+        tmp.replace(out_dir)
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def _load(out_dir: Path) -> Prepared:
