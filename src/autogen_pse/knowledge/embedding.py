@@ -18,6 +18,7 @@ This module imports chromadb: import it lazily.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import os
 import threading
@@ -242,8 +243,9 @@ class _HttpEmbedding(EmbeddingFunction[Documents]):
     def default_space(self) -> str:  # type: ignore[override]
         return "cosine"
 
+    @abc.abstractmethod
     def _endpoint(self) -> str:
-        raise NotImplementedError
+        """The embeddings URL of the provider."""
 
     def _headers(self) -> dict[str, str]:
         return {}
@@ -251,8 +253,9 @@ class _HttpEmbedding(EmbeddingFunction[Documents]):
     def _payload(self, texts: list[str]) -> dict[str, Any]:
         return {"model": self.model, "input": texts}
 
+    @abc.abstractmethod
     def _parse(self, body: dict[str, Any]) -> list[list[float]]:
-        raise NotImplementedError
+        """Vectors from the provider's JSON response body."""
 
     def _unreachable(self, url: str) -> str:
         return f"embedding server at {url} is unreachable"
