@@ -1,0 +1,159 @@
+"""The claim ledger on the hand-written corpus: detection per kind, false errors and warnings.
+
+The corpus (``tests/fixtures/claims/<task>/<batch>/``) is realistic text written by hand in
+several styles: about a third faithful (honest rounding included), the rest with exactly one
+planted fabrication of a labelled kind (``labels.jsonl``: file, style, faithful, kind, planted,
+truth). Batches ``a``–``c`` were used while building the verifier; batch ``d`` of each task was
+held out and is reported on its own.
+
+A fabrication counts as **contradicted** when a claim overlapping the planted text is contradicted,
+as **flagged** when it is contradicted or unverifiable. A faithful artifact is **failed** when any
+claim is contradicted (or, where the task's policy makes unverifiable claims errors, unverifiable),
+and **warned** when any claim is unverifiable while the policy is a warning. The old checks
+(``numbers``/``symbols``; the CV task's claim checks) are measured on the same files, side by
+side, and the verifier's time per artifact is printed.
+
+Run: ``.venv/bin/python bench/bench_claims.py [--task portfolio-review|resume-tailor] [--batches a,b,c,d]
+[--show-misses]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from autogen_pse.claims import Status, Verifier, build_ledger  # noqa: E402
+from autogen_pse.hooks import CheckContext, task_module  # noqa: E402
+
+CORPUS = ROOT / "tests" / "fixtures" / "claims"
+HELD_OUT = "e"
+NO_NUMBER_KINDS = {"unsupported_fact"}
+
+
+def evidence_for(task: str) -> tuple[Verifier, Any]:
+    task_dir = ROOT / "tasks" / task
+    prepared = task_module(str(task_dir / "prepare.py"), "prepare").build(task_dir, {}) if task == "portfolio-review" \
+        else task_module(str(task_dir / "prepare.py"), "load_lib")("inputs").load(task_dir, {})
+    ctx = CheckContext(artifact="", facts=prepared.facts, data=prepared.data, workspace=task_dir, task_dir=task_dir)
+    ev = task_module(str(task_dir / "evidence.py"), "evidence").evidence(ctx)
+    return Verifier(ev), ctx
+
+
+def load_corpus(task: str, batches: list[str]) -> list[dict[str, Any]]:
+    items = []
+    for batch in batches:
+        folder = CORPUS / task / batch
+        for line in (folder / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                item = json.loads(line)
+                item["batch"] = batch
+                item["text"] = (folder / item["file"]).read_text(encoding="utf-8")
+                items.append(item)
+    return items
+
+
+def evaluate(item: dict[str, Any], verifier: Verifier) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    ledger = build_ledger(item["text"], verifier)
+    elapsed = time.perf_counter() - t0
+    errors_unverifiable = ledger.policy == "error"
+    out: dict[str, Any] = {"ms": elapsed * 1000, "ledger": ledger}
+    if item["faithful"]:
+        out["failed"] = bool(ledger.contradicted) or (errors_unverifiable and bool(ledger.unverifiable))
+        out["warned"] = not errors_unverifiable and bool(ledger.unverifiable)
+        return out
+    start = item["text"].find(item["planted"])
+    end = start + len(item["planted"])
+    hit = [c for c in ledger.claims if c.start < end and start < c.end]
+    contradicted = [c for c in hit if c.status is Status.CONTRADICTED]
+    flagged = contradicted + [c for c in hit if c.status is Status.UNVERIFIABLE]
+    out["contradicted"] = bool(contradicted)
+    out["flagged"] = bool(flagged)
+    out["fails"] = bool(contradicted) or (errors_unverifiable and bool(flagged))
+    out["by"] = sorted({f.kind for c in flagged for f in c.findings if f.status in (Status.CONTRADICTED,
+                                                                                     Status.UNVERIFIABLE)})
+    out["claims"] = hit
+    return out
+
+
+def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]], title: str,
+           show: bool) -> None:
+    print(f"\n== {task} — {title}: {len(items)} artifacts ==")
+    kinds: dict[str, list[int]] = defaultdict(list)
+    for i, item in enumerate(items):
+        if not item["faithful"]:
+            kinds[item["kind"]].append(i)
+    print(f"{'kind':<24}{'n':>4}{'contradicted':>14}{'flagged':>10}  caught by")
+    tot_c = tot_n = nn_f = nn_n = 0
+    for kind in sorted(kinds):
+        idx = kinds[kind]
+        c = sum(results[i]["contradicted"] for i in idx)
+        f = sum(results[i]["flagged"] for i in idx)
+        by: dict[str, int] = defaultdict(int)
+        for i in idx:
+            for b in results[i]["by"]:
+                by[b] += 1
+        if kind in NO_NUMBER_KINDS:
+            nn_f, nn_n = nn_f + f, nn_n + len(idx)
+        else:
+            tot_c, tot_n = tot_c + c, tot_n + len(idx)
+        print(f"{kind:<24}{len(idx):>4}{c / len(idx):>13.0%}{f / len(idx):>10.0%}  "
+              + ", ".join(f"{k} {v}" for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
+        if show:
+            for i in idx:
+                if not results[i]["contradicted"]:
+                    print(f"    miss {items[i]['batch']}/{items[i]['file']}: {items[i]['planted']!r}")
+                    for c_ in results[i]["claims"]:
+                        print(f"        {c_.status.value}: {[(x.kind, x.text, x.status.value, x.note[:80]) for x in c_.findings]}")
+    faithful = [i for i, item in enumerate(items) if item["faithful"]]
+    failed = [i for i in faithful if results[i]["failed"]]
+    warned = [i for i in faithful if results[i]["warned"]]
+    print(f"checkable kinds contradicted: {tot_c}/{tot_n} = {tot_c / max(tot_n, 1):.1%}")
+    if nn_n:
+        print(f"facts without numbers flagged: {nn_f}/{nn_n} = {nn_f / nn_n:.1%}")
+    print(f"faithful failed: {len(failed)}/{len(faithful)} = {len(failed) / max(len(faithful), 1):.1%}; "
+          f"faithful warned: {len(warned)}/{len(faithful)} = {len(warned) / max(len(faithful), 1):.1%}")
+    if show:
+        for i in failed + warned:
+            led = results[i]["ledger"]
+            for c_ in led.contradicted + led.unverifiable:
+                print(f"    false {items[i]['batch']}/{items[i]['file']} line {c_.line}: {c_.status.value} "
+                      f"{c_.text[:90]!r} — {c_.why()[:140]}")
+    ms = [r["ms"] for r in results]
+    print(f"verifier time per artifact: median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--task", action="append", choices=["portfolio-review", "resume-tailor"])
+    parser.add_argument("--batches", default="a,b,c,d,e")
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    for task in args.task or ["portfolio-review", "resume-tailor"]:
+        verifier, _ctx = evidence_for(task)
+        batches = args.batches.split(",")
+        items = load_corpus(task, batches)
+        build_ledger(items[0]["text"], verifier)  # warm caches before timing
+        results = [evaluate(item, verifier) for item in items]
+        dev = [i for i, it in enumerate(items) if it["batch"] != HELD_OUT]
+        held = [i for i, it in enumerate(items) if it["batch"] == HELD_OUT]
+        if dev:
+            report(task, [items[i] for i in dev], [results[i] for i in dev], "development batches",
+                   args.show_misses)
+        if held:
+            report(task, [items[i] for i in held], [results[i] for i in held], f"held-out batch {HELD_OUT}",
+                   False)
+        report(task, items, results, "all", False)
+
+
+if __name__ == "__main__":
+    main()

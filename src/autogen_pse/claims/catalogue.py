@@ -1,0 +1,131 @@
+"""Entity mentions: the task's catalogue (names, aliases, tickers) and organisation-like names it lacks.
+
+:class:`Catalogue` finds catalogue entities in text (names case-insensitively, symbols such as
+tickers case-sensitively, possessives allowed). :func:`unknown_names` finds names the catalogue
+does not know: a ticker in a ticker context (``$CSCO``, ``(TSLA)``, ``CSCO shares``) or a run of
+capitalised words that is not at the start of a sentence and not a word of the sources — an
+ordinary abbreviation (``DD``, ``CPA``, ``ASAP``, ``TL;DR``) is never read as a ticker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .evidence import Evidence
+from .lexicon import phrase_regex
+
+_TICKER_CONTEXT = re.compile(
+    r"(?:\$(?P<a>[A-Z]{2,5})\b|\((?P<b>[A-Z]{2,5})\)|\b(?P<c>[A-Z]{2,5})\s+(?:shares|stock|stake|position|holding)\b"
+    r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b)")
+_CAP_RUN = re.compile(r"\b(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z]{2,6})(?:[ \t](?:&[ \t])?(?:[A-Z][a-z0-9]+|[A-Z]{2,6}|"
+                      r"of|and|de|la|for))*(?:[ \t](?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?")
+_ORG_SUFFIX = re.compile(r"\b(?:Inc|Ltd|LLC|GmbH|PLC|plc|Corp|Corporation|Limited|Group|Bank|Capital|Partners|"
+                         r"Technologies|Systems|Labs|Software)\b\.?")
+_STOP_CAPS = frozenset("""
+I A An The This That These Those It Its We Our Us You Your He She They Their There Here What When Where Which Who
+Why How And But Or Nor So Yet For If In On At By To Of As From With Without Within Into Over Under After Before Since
+Until While Both Each Every All Any No Not Only Also Just Still Even Then Than Once Note Notes NB PS TL DR TLDR
+Summary Findings Finding Actions Action Next Steps Step Priority Symbol Amount Reason Overview Recommendation
+Recommendations Bottom Line Key Risk Risks Rules Rule Review Reviews Portfolio Conclusion Conclusions Context
+Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August
+September October November December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Q1 Q2 Q3 Q4 H1 H2 FY YTD
+BUY SELL TRIM HOLD REVIEW PASS FAIL OK Yes No None N/A NA TBD Mr Ms Mrs Dr St Sr Jr Present Current Today
+Experience Education Skills Certifications Summary Profile Projects Languages Achievements Impact Selected Key
+Professional Technical Work History Employment Career Core Competencies Highlights Contact Interests Awards
+""".split())
+GENERIC_ABBREVIATIONS = frozenset("""
+DD CPA ASAP TLDR TL DR FYI FAQ NB PS ETA EOD EOW EOM IMO IMHO AKA AKA RIP KPI KPIs OKR OKRs ROI ROE ROA EPS PE
+PEG NAV IPO FX CEO CFO CTO COO CIO VP SVP EVP HR PR QA UX UI AI ML API APIs SDK SLA SLO SLOs SLI URL JSON CSV PDF
+UTC ISO GMT PST EST USD EUR GBP JPY CHF CAD AUD CNY HKD US USA UK EU UN EM DM GDP CPI SEC FED FOMC ECB IRS HMRC
+FCA FINRA NYSE DJIA REIT REITs ETF ETFs ESG SMA EMA RSI MACD ATR VAR VaR CVAR BPS HHI PNL PL CAGR YTD MTD QTD YOY
+YoY QoQ MoM TTM LTM NTM ATH ATL DCA LIFO FIFO IRA ISA SIPP TFSA ETA OTC ADR MSCI FTSE DAX IBD WSJ FT CNBC
+ASAP S&P NOTE WARN INFO TODO TBD TBC NA NB OK PASS FAIL BUY SELL TRIM HOLD REVIEW MAX MIN AVG ALL NONE
+""".split())
+
+
+@dataclass(frozen=True)
+class Mention:
+    entity: str
+    start: int
+    end: int
+    text: str
+
+
+class Catalogue:
+    """Finds the catalogue's entities in text; longest name wins where names overlap."""
+
+    def __init__(self, evidence: Evidence) -> None:
+        self._by_name: dict[str, str] = {}
+        self._by_symbol: dict[str, str] = {}
+        for e in evidence.entities:
+            for name in e.names:
+                self._by_name.setdefault(_norm(name), e.id)
+            for sym in e.symbols:
+                self._by_symbol.setdefault(sym, e.id)
+        self._names = phrase_regex(list({n for e in evidence.entities for n in e.names}))
+        symbols = sorted(self._by_symbol, key=len, reverse=True)
+        self._symbols = re.compile(
+            r"(?<![\w.&-])\$?(" + "|".join(re.escape(s) for s in symbols) + r")(?![\w&-])") if symbols else None
+        self.known_words = frozenset(w.lower() for n in self._by_name for w in n.split()) | frozenset(
+            s.lower() for s in self._by_symbol)
+
+    def find(self, text: str) -> list[Mention]:
+        found: list[Mention] = []
+        if self._symbols is not None:
+            for m in self._symbols.finditer(text):
+                found.append(Mention(self._by_symbol[m.group(1)], m.start(), m.end(), m.group(0)))
+        if self._names is not None:
+            for m in self._names.finditer(text):
+                entity = self._by_name.get(_norm(m.group(0)))
+                if entity is not None:
+                    found.append(Mention(entity, m.start(), m.end(), m.group(0)))
+        found.sort(key=lambda x: (x.start, -(x.end - x.start)))
+        out: list[Mention] = []
+        for mention in found:
+            if out and mention.start < out[-1].end:
+                continue
+            out.append(mention)
+        return out
+
+    def knows(self, name: str) -> bool:
+        n = _norm(name)
+        return n in self._by_name or name in self._by_symbol
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s\-–—]+", " ", re.sub(r"[’']s$|[.,]$", "", text.strip())).lower()
+
+
+def unknown_names(text: str, catalogue: Catalogue, known: frozenset[str], taken: list[tuple[int, int]]
+                  ) -> list[Mention]:
+    """Organisation-like names in ``text`` that neither the catalogue nor ``known`` (lower-cased words
+    of the sources and the vocabulary) explain; ``taken`` spans are skipped."""
+    out: list[Mention] = []
+
+    def free(s: int, e: int) -> bool:
+        return not any(a < e and s < b for a, b in taken)
+
+    for m in _TICKER_CONTEXT.finditer(text):
+        sym = next(g for g in m.groups() if g)
+        s = m.start(sym and next(k for k in "abcd" if m.group(k)))
+        if sym in GENERIC_ABBREVIATIONS or catalogue.knows(sym) or not free(s, s + len(sym)):
+            continue
+        out.append(Mention("?ticker", s, s + len(sym), sym))
+        taken = [*taken, (s, s + len(sym))]
+    for m in _CAP_RUN.finditer(text):
+        words = [w for w in re.split(r"[ \t]+", m.group(0)) if w and w not in ("of", "and", "de", "la", "for", "&")]
+        if not words or not free(m.start(), m.end()):
+            continue
+        at_start = not text[:m.start()].strip() or re.search(r"[.!?:>|•*#\-—–(]\s*[\"'*_]*$", text[:m.start()])
+        if at_start and not _ORG_SUFFIX.search(text[m.end():m.end() + 8]):
+            words = words[1:]  # a capitalised first word is ordinary English unless it names an org
+        name = " ".join(words)
+        if not words or catalogue.knows(name) or all(catalogue.knows(w) for w in words):
+            continue
+        unexplained = [w for w in words if w not in _STOP_CAPS and w.upper() not in GENERIC_ABBREVIATIONS
+                       and w.lower() not in known and not catalogue.knows(w) and not (w.isupper() and len(w) < 3)]
+        if not unexplained:
+            continue
+        out.append(Mention("?", m.start(), m.end(), name))
+    return out

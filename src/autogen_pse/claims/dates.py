@@ -1,0 +1,95 @@
+"""Dates in free text: ``2010-03-01``, ``1 March 2010``, ``Mar 2020``, ``03/2020``, ``since 2004``, ``(2015)``.
+
+Each date is ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` — the precision it is written at — and
+:func:`same_date` compares a written date with a fact at that precision. Index names with digits
+("S&P 500", "FTSE 100") are spans that are neither dates nor figures (:func:`name_spans`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
+          "nov": 11, "dec": 12}
+_MON = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
+       r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_PATTERNS = [
+    re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
+    re.compile(rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\s+{_MON}\s*,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+    re.compile(rf"\b{_MON}\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+    re.compile(rf"\b{_MON}\s*'?,?\s*(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+    re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
+    re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-\d)"),
+    re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
+    re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
+    re.compile(r"(?<![\w.,$€£-])(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
+]
+_NAMES = re.compile(
+    r"\b(?:S\s?&\s?P|S&amp;P|FTSE|Nasdaq|NASDAQ|Russell|Stoxx|STOXX|DAX|CAC|Nikkei|Dow(?:\s+Jones)?|MSCI|Euro\s+Stoxx)"
+    r"(?:\s+(?:Composite|Industrial\s+Average|World|ACWI|EAFE))?\s*\d+\b"
+    r"|\b[A-Z][A-Za-z]*-\d+\b|\bQ[1-4]\b|\bH[12]\b|\bFY\s?\d{2,4}\b|\bp\d{2}\b|\b[A-Z]{1,4}\d{1,3}\b")
+_RANGE_DASH = re.compile(r"^\s*(?:–|-|—|to|until|through|thru)\s*$")
+PRESENT = re.compile(r"\b(?:present|now|current|today|date|ongoing)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DateMention:
+    value: str  # YYYY | YYYY-MM | YYYY-MM-DD
+    text: str
+    start: int
+    end: int
+
+
+def _value(m: re.Match[str]) -> str | None:
+    groups = m.groupdict()
+    year = groups.get("y")
+    if groups.get("yy"):
+        year = ("19" if int(groups["yy"]) > 50 else "20") + groups["yy"]
+    if not year:
+        return None
+    month = groups.get("m")
+    if groups.get("mon"):
+        month = str(MONTHS[groups["mon"].lower()[:3]])
+    if month is None:
+        return year
+    if not 1 <= int(month) <= 12:
+        return None
+    day = groups.get("d")
+    if day is None:
+        return f"{year}-{int(month):02d}"
+    if not 1 <= int(day) <= 31:
+        return None
+    return f"{year}-{int(month):02d}-{int(day):02d}"
+
+
+def find_dates(text: str) -> list[DateMention]:
+    """Dates of ``text`` in order, each span once (the most precise pattern wins)."""
+    taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _NAMES.finditer(text)]
+    out: list[DateMention] = []
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            value = _value(m)
+            if value is None:
+                continue
+            taken.append((m.start(), m.end()))
+            out.append(DateMention(value, m.group(0), m.start(), m.end()))
+    return sorted(out, key=lambda d: d.start)
+
+
+def name_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1"): neither dates nor figures."""
+    return [(m.start(), m.end()) for m in _NAMES.finditer(text)]
+
+
+def same_date(written: str, fact: str) -> bool:
+    """Does ``written`` (at its precision) agree with ``fact``? "2005" agrees with "2005-01-01"."""
+    n = min(len(written), len(fact))
+    return written[:n] == fact[:n]
+
+
+def is_range_joint(between: str) -> bool:
+    """Is the text between two dates a range dash ("–", "to", "until")?"""
+    return bool(_RANGE_DASH.match(between))

@@ -1,0 +1,110 @@
+"""Build the claim ledger of an artifact and turn it into check results.
+
+``build_ledger(artifact, verifier)`` splits the artifact into units (:mod:`.split`), gives each unit
+the entities its context names (table row, bold lead-in, heading, previous sentence of the
+paragraph) and verifies it (:mod:`.verify`). :func:`ledger_checks` turns the ledger into two check
+results: ``claims`` (every contradicted claim, with its sentence and the evidence — an error) and
+``unverifiable`` (claims no evidence covers — a warning, or an error when the task's policy says so).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..hooks import CheckResult
+from .model import Claim, Ledger, Status
+from .split import Unit, split_units
+from .verify import Verifier
+
+MAX_LISTED = 8
+_NOT_CLAIM_COLUMNS = {"priority", "#", "rank", "no", "no.", "step", "order", "n"}
+
+
+def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
+    """The ledger of ``artifact`` (see the module docstring)."""
+    claims: list[Claim] = []
+    last_paragraph, last_entities = -1, []
+    for n, unit in enumerate(split_units(artifact), start=1):
+        scope = _context_entities(unit, verifier)
+        if unit.paragraph == last_paragraph and last_entities:
+            scope = [*scope, *last_entities[-1:]]
+        claim = Claim(id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind,
+                      section=unit.section)
+        row, columns = None, []
+        if unit.kind == "row":
+            row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
+            text, columns = "", []
+            for h, (c, _o) in zip([*unit.header, *[""] * len(unit.cells)], unit.cells, strict=False):
+                name = h.strip().strip("*_").lower()
+                if name in _NOT_CLAIM_COLUMNS:
+                    continue
+                text += " | " if text else ""
+                columns.append((name, len(text), len(text) + len(c)))
+                text += c
+            mentions = verifier.catalogue.find(row.get("symbol", "") or text)
+            scope = [m.entity for m in mentions[:1]] or scope
+        else:
+            text = unit.text
+        if unit.kind == "heading" and not re.search(r"\d", text):
+            claim.entities = [m.entity for m in verifier.catalogue.find(text)]
+        else:
+            verifier.verify(claim, text, scope, row=row, columns=columns if unit.kind == "row" else None)
+        claims.append(claim)
+        if unit.paragraph != last_paragraph:
+            last_paragraph, last_entities = unit.paragraph, []
+        own = [m.entity for m in verifier.catalogue.find(unit.text)]
+        if own:
+            last_entities = own
+        elif not last_entities and scope:
+            last_entities = scope[-1:]
+    return Ledger(claims=claims, policy=verifier.ev.unverifiable)
+
+
+def _context_entities(unit: Unit, verifier: Verifier) -> list[str]:
+    out: list[str] = []
+    for ctx in unit.context:
+        found = verifier.catalogue.find(ctx)
+        if found:
+            out.append(found[0].entity)
+    return out
+
+
+def ledger_checks(ledger: Ledger) -> list[CheckResult]:
+    """``claims`` and ``unverifiable`` check results of ``ledger`` (see the module docstring)."""
+    bad = ledger.contradicted
+    factual, supported = ledger.factual, len(ledger.supported)
+    if bad:
+        listed = "; ".join(f"line {c.line}: {_quote(c.text)} — {c.why()}" for c in bad[:MAX_LISTED])
+        more = f"; … and {len(bad) - MAX_LISTED} more" if len(bad) > MAX_LISTED else ""
+        claims = CheckResult(name="claims", ok=False, claims_checked=factual,
+                             claims_supported=supported,
+                             unsupported=[f"line {c.line}: {c.text}" for c in bad],
+                             detail=f"{len(bad)} of {factual} factual claim(s) contradicted by the evidence: "
+                                    f"{listed}{more}. Correct them or write {{{{fact:<id>}}}}")
+    else:
+        claims = CheckResult(name="claims", ok=True, claims_checked=factual, claims_supported=supported,
+                             detail=f"no claim contradicted; {supported} of {factual} factual claim(s) supported")
+    unver = ledger.unverifiable
+    severity = "error" if ledger.policy == "error" else "warning"
+    if unver:
+        listed = "; ".join(f"line {c.line}: {_quote(c.text)} — {c.why()}" for c in unver[:MAX_LISTED])
+        more = f"; … and {len(unver) - MAX_LISTED} more" if len(unver) > MAX_LISTED else ""
+        check = CheckResult(name="unverifiable", ok=False, severity=severity,
+                            unsupported=[f"line {c.line}: {c.text}" for c in unver],
+                            detail=f"{len(unver)} claim(s) no source supports: {listed}{more}. "
+                                   "Remove them or keep to what the sources say")
+    else:
+        check = CheckResult(name="unverifiable", ok=True, severity=severity,
+                            detail="every factual claim is covered by the evidence")
+    return [claims, check]
+
+
+def _quote(text: str, limit: int = 140) -> str:
+    text = " ".join(text.split())
+    if len(text) > limit:
+        cut = text[:limit].rsplit(" ", 1)[0]
+        text = cut + "…"
+    return f"“{text}”"
+
+
+__all__ = ["Status", "build_ledger", "ledger_checks"]

@@ -1,0 +1,104 @@
+"""Generic English cues the claim ledger reads: direction, negation, advice, nearness, ordinals.
+
+Task-specific words (metrics, superlatives, action verbs, domain vocabulary) come from the task's
+:class:`~autogen_pse.claims.evidence.Evidence`; only language that means the same in every task
+lives here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+UP_WORDS = (
+    "up", "gain", "gains", "gained", "gaining", "rose", "risen", "rising", "climbed", "climbing", "grew", "grown",
+    "growing", "increase", "increased", "increasing", "rallied", "appreciated", "advanced", "surged", "jumped",
+    "higher", "profit", "profitable", "in profit", "in the green", "ahead", "positive", "raised", "raising",
+    "boosted", "boosting", "improved", "improving", "above water", "winner", "winners", "outperformed", "expanded",
+    "soared", "added", "upside", "doubled", "tripled", "quadrupled", "grow", "rise", "raise", "boost",
+    "compounded", "compounding", "compounds", "▲", "↑",
+)
+DOWN_WORDS = (
+    "down", "loss", "losses", "lost", "losing", "loser", "losers", "fell", "fallen", "falling", "declined",
+    "declining", "decline", "dropped", "dropping", "slid", "slumped", "sank", "shed", "decreased", "decreasing",
+    "depreciated", "lower", "under water", "underwater", "in the red", "negative", "cut", "cutting", "reduced",
+    "reducing", "lowered", "lowering", "shrank", "shrunk", "halved", "below cost", "under cost", "deficit",
+    "slashed", "slashing", "trimmed", "drop", "fall", "reduce", "lower", "decrease", "shrink", "eroded",
+    "underperformed", "lagged", "lagging", "laggard", "red", "▼", "↓",
+)
+NEGATIONS = re.compile(
+    r"n't\b|\b(?:not|no|never|cannot|can't|without|avoid|avoiding|refrain|rather than|instead of|forbid|forbids|"
+    r"forbidden|prohibit|prohibits|prohibited|disallow|disallowed|rules? out|ruled out|against|nor|neither|"
+    r"isn't|aren't|wasn't|don't|do not|does not|shouldn't|mustn't|no longer|barred|off the table)\b",
+    re.IGNORECASE)
+NEAR_WORDS = re.compile(
+    r"\b(?:near|nearing|close to|closing in on|approaching|just above|just shy|shy of|within|edge|brink|verge|"
+    r"flirting|borderline|on the cusp|a whisker|short of|away from|buffer|cushion|headroom|watch|watching|risk of|"
+    r"could|may|might|would)\b", re.IGNORECASE)
+ADVICE = re.compile(
+    r"\b(?:should|could|would|may|might|consider|considering|recommend|recommended|recommends|suggest|"
+    r"suggested|suggests|worth|prefer|need to|needs to|must|ought|plan to|aim to|let's|we'll|i'd|advisable|"
+    r"propose|proposed|opportunity|option|options|candidate|if|unless|whether|intend|want to|going forward|"
+    r"next step|next steps|to-do|todo|action item|please|make sure|ensure|keep an eye|monitor|revisit|reassess|"
+    r"re-run|rerun|check|confirm|document|discuss|schedule|set up|track|next|upcoming|in the coming)\b", re.IGNORECASE)
+IMPERATIVE_START = re.compile(
+    r"^(?:[-*•]\s*)?(?:\*\*[^*]+\*\*[:\s]*)?(?:consider|review|monitor|trim|sell|hold|keep|reassess|rebalance|"
+    r"document|check|confirm|discuss|set|watch|revisit|avoid|do|don't|use|add|reduce|think|look|talk|schedule|"
+    r"update|re-run|rerun|run|compare|exit|buy|evaluate|re-evaluate|decide|maintain|retain|book|take|track|"
+    r"flag|note|record|verify|rerun|plan|prepare|ask|agree|apply|execute|implement|stay|leave|wait|tighten|"
+    r"raise|lower|cut|trim|sell|let|make|ensure|re-check|recheck|re-examine|reexamine|investigate|assess|"
+    r"revise|refresh|obtain|get|send|share|continue|start|begin|stop|limit|cap|pair|realise|realize)\b",
+    re.IGNORECASE)
+ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below between
+both but by can could did do does doing down during each few for from further had has have having he her here
+hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off
+on once only or other our ours ourselves out over own same she should so some such than that the their theirs
+them themselves then there these they this those through to too under until up very was we were what when where
+which while who whom why will with would you your yours yourself yourselves per via vs versus one two three
+four five six seven eight nine ten etc s t re ve ll d m o y also still yet already however though although whose
+its it's let us may might must shall upon within without across around among amongst toward towards onto
+""".split())
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # noqa: ANN202 - snowballstemmer has no type stubs
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball stem of a lower-cased word ("buybacks" → "buyback", "reduced" → "reduc")."""
+    return str(_stemmer().stemWord(word.lower()))
+
+
+WORD = re.compile(r"[A-Za-z][A-Za-z'’&-]*[A-Za-z]|[A-Za-z]")
+
+
+def content_words(text: str) -> list[tuple[str, int, int]]:
+    """``(word, start, end)`` of every word that is not a stop word (hyphenated words split)."""
+    out = []
+    for m in WORD.finditer(text):
+        for part in re.finditer(r"[A-Za-z][A-Za-z'’&]*", m.group(0)):
+            w = part.group(0).strip("'’")
+            if len(w) > 1 and w.lower() not in STOPWORDS:
+                out.append((w, m.start() + part.start(), m.start() + part.end()))
+    return out
+
+
+def phrase_regex(phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = False) -> re.Pattern[str] | None:
+    """One case-insensitive regex matching any of ``phrases`` as whole words (longest first);
+    ``after_hyphen`` lets a phrase start after a hyphen ("second-largest")."""
+    items = sorted({p.strip() for p in phrases if p.strip()}, key=len, reverse=True)
+    if not items:
+        return None
+    body = "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in items)
+    before = r"(?<![\w])" if after_hyphen else r"(?<![\w-])"
+    return re.compile(rf"{before}(?:{body})(?![\w])", re.IGNORECASE)
+
+
+UP_RE = phrase_regex(UP_WORDS)
+DOWN_RE = phrase_regex(DOWN_WORDS)

@@ -1,0 +1,303 @@
+"""Quantities in free text, in every common form, with the precision they are written at.
+
+``find_quantities(text)`` returns each figure once: digits (``1,200``, ``14.8``), currency (``$13k``,
+``US$420,000``, ``€2.5m``), percentages (``15 %``, ``15 percent``, ``40 bps``), scales (``k``, ``m``,
+``bn``, ``million``), number words (``eleven``, ``twenty-three`` — parsed by ``text2num``), fractions
+(``a third``, ``two-thirds``, ``nearly half``), multiples (``5.8x``, ``six-fold``, ``tripled``,
+``three times``) and durations (``500 days``, ``three years``, ``a decade``, ``45 minutes``).
+
+A quantity carries a tolerance: half a unit of the last digit written (``15 %`` is true of 14.81 %,
+``15.3 %`` is not; ``$13k`` is true of 12,882) and a hedge (``about``, ``nearly``, ``over``, ``under``)
+that widens or bounds it. :func:`matches` is the one place that compares a written quantity with a
+value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+
+Unit = str  # "pct" | "money" | "count" | "multiple" | "days" | "months" | "years" | "hours" | "minutes"
+
+HEDGE_REL = 0.075  # "about 15 %": within 7.5 % of the value as well as half a unit
+FRACTION_REL = 0.10  # "a third" is 30–36.7 %
+MULTIPLE_REL = 0.08  # "tripled" is 2.76–3.24 ×
+
+_UNITS_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety").split()
+_SCALE_WORDS = ("hundred", "thousand", "million", "billion")
+_NUMBER_WORD = "|".join(_UNITS_WORDS + list(_SCALE_WORDS))
+_WORD_SEQ = re.compile(
+    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD}))*\b", re.IGNORECASE)
+_FRACTIONS = {
+    "half": 1 / 2, "a half": 1 / 2, "one half": 1 / 2, "a third": 1 / 3, "one third": 1 / 3, "one-third": 1 / 3,
+    "two thirds": 2 / 3, "two-thirds": 2 / 3, "a quarter": 1 / 4, "one quarter": 1 / 4, "one-quarter": 1 / 4,
+    "three quarters": 3 / 4, "three-quarters": 3 / 4, "a fifth": 1 / 5, "one fifth": 1 / 5, "one-fifth": 1 / 5,
+    "two fifths": 2 / 5, "two-fifths": 2 / 5, "a tenth": 1 / 10, "one tenth": 1 / 10, "one-tenth": 1 / 10,
+    "a sixth": 1 / 6, "an eighth": 1 / 8,
+}
+_NUMERATORS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_DENOMINATORS = {"thirds": 3, "quarters": 4, "fifths": 5, "sixths": 6, "eighths": 8, "tenths": 10}
+_FRACTIONS.update({f"{n}{sep}{d}": nv / dv for n, nv in _NUMERATORS.items() for d, dv in _DENOMINATORS.items()
+                   for sep in (" ", "-") if nv < dv})
+_FRACTION_RE = re.compile(
+    r"\b(" + "|".join(sorted((re.escape(k) for k in _FRACTIONS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5, "halved": 0.5}
+_MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
+_DOZEN_RE = re.compile(r"\b(?:a|one)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
+
+_CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
+_NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion)\b)?"
+_AFTER = (r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
+          r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
+          r"|[\s-](?:days?|d|months?|years?|yrs?|hours?|hrs?|minutes?|mins?|weeks?)\b"
+          r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?")
+_DIGITS = re.compile(
+    rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=\s?(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}")
+_WORD_AFTER = re.compile(
+    r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
+    r"|[\s-](?:days?|months?|years?|yrs?|hours?|minutes?|weeks?)\b)?")
+
+_HEDGES = [
+    ("about", r"about|around|roughly|approximately|approx\.?|circa|c\.|some|an estimated|~|≈|±"),
+    ("nearly", r"nearly|almost|close\s+to|just\s+(?:under|shy\s+of|below)|not\s+quite|a\s+(?:little|bit)\s+(?:under|below|"
+               r"less\s+than)|slightly\s+(?:under|below|less\s+than)"),
+    ("just_over", r"just\s+(?:over|above|past|north\s+of)|a\s+(?:little|bit)\s+(?:over|above|more\s+than)|slightly\s+"
+                  r"(?:over|above|more\s+than)"),
+    ("over", r"over|more\s+than|above|north\s+of|upwards\s+of|at\s+least|well\s+over|in\s+excess\s+of"
+             r"|exceeding|better\s+than|greater\s+than|worse\s+than|deeper\s+than|beyond|past|>|≥"),
+    ("under", r"under|less\s+than|below|at\s+most|up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"
+              r"|<|≤|shy\s+of|short\s+of"),
+]
+_HEDGE_RE = re.compile(
+    r"(?:" + "|".join(f"(?P<{name}>(?:{pat}))" for name, pat in _HEDGES) + r")\s*(?:a\s+|an\s+)?$", re.IGNORECASE)
+
+_TIME_UNITS = {"day": "days", "days": "days", "d": "days", "week": "weeks", "weeks": "weeks", "month": "months",
+               "months": "months", "year": "years", "years": "years", "yr": "years", "yrs": "years",
+               "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours", "minute": "minutes",
+               "minutes": "minutes", "min": "minutes", "mins": "minutes"}
+_SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
+           "billion": 1e9}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One figure as written. ``value`` is in the unit's base (percent points for ``pct``)."""
+
+    value: float
+    unit: Unit
+    text: str
+    start: int
+    end: int
+    tol: float  # half a unit of the last digit written, in ``value``'s scale
+    hedge: str = ""  # "" | about | nearly | just_over | over | under
+    sign: int = 0  # +1 / -1 when a sign is written
+    kind: str = "digits"  # digits | words | fraction | multiple
+
+    def describe(self) -> str:
+        return self.text
+
+
+def _precision(num: str) -> float:
+    """Half a unit of the last digit written: "14.81" → 0.005, "15" → 0.5, "13,000" → 500."""
+    plain = num.replace(",", "")
+    if "." in plain:
+        return 0.5 * 10 ** -len(plain.split(".")[1])
+    if len(plain) >= 4:  # "13,000" or "2000": trailing zeros of a large figure are rounding
+        zeros = len(plain) - len(plain.rstrip("0"))
+        return 0.5 * 10 ** zeros
+    return 0.5
+
+
+def _hedge_before(text: str, start: int) -> tuple[str, int]:
+    """The hedge written just before ``start`` and where it begins (``("", start)`` when none)."""
+    window = text[max(0, start - 30):start]
+    m = _HEDGE_RE.search(window)
+    if not m:
+        return "", start
+    name = next(n for n, _p in _HEDGES if m.group(n))
+    return name, start - (len(window) - m.start())
+
+
+def _unit_from_after(after: str, cur: str) -> tuple[Unit, float]:
+    """``(unit, multiplier)`` of a suffix such as ``%``, ``bps``, ``x``, ``days``, ``USD``."""
+    a = re.sub(r"\s+", " ", after.strip().lower()).lstrip("-")
+    if cur or a in ("usd", "dollar", "dollars", "eur", "euro", "euros", "gbp", "pound", "pounds"):
+        return "money", 1.0
+    if a in ("%", "percent", "per cent", "pct", "pp", "pt", "pts", "point", "points") or a.startswith("percentage"):
+        return "pct", 1.0
+    if a in ("bps", "basis points"):
+        return "pct", 0.01
+    if a in ("x", "×", "fold", "times"):
+        return "multiple", 1.0
+    return _TIME_UNITS.get(a, "count"), 1.0
+
+
+@lru_cache(maxsize=4096)
+def _words_value(phrase: str) -> float | None:
+    from text_to_num import text2num
+
+    cleaned = re.sub(r"\s+and\s+", " ", phrase.lower().replace("-", " ")).strip()
+    try:
+        return float(text2num(cleaned, "en"))
+    except ValueError:
+        return None
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in spans)
+
+
+def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> list[Quantity]:
+    """Every quantity of ``text`` in order; spans in ``skip`` (dates, names with digits) are ignored."""
+    taken: list[tuple[int, int]] = list(skip or [])
+    out: list[Quantity] = []
+
+    def add(q: Quantity) -> None:
+        out.append(q)
+        taken.append((q.start, q.end))
+
+    for m in _DIGITS.finditer(text):
+        if _overlaps(taken, m.start("num"), m.end("num")):
+            continue
+        nxt = text[m.end():m.end() + 1]
+        if nxt and (nxt.isalnum() or nxt == "_") and not m.group("after"):
+            continue  # glued to letters: "3rd", "p95", "EC2"
+        num, cur, after = m.group("num"), (m.group("cur") or "").strip(), m.group("after") or ""
+        scale = (m.group("scale") or "").strip().lower()
+        value = float(num.replace(",", ""))
+        tol = _precision(num)
+        mult = _SCALES.get(scale, 1.0)
+        if scale == "m" and not cur and not after:
+            # "6 m" after a figure without currency is more often metres/minutes: keep as count
+            mult = 1e6 if (m.group("scale") or "").strip() == "M" else 1.0
+        value, tol = value * mult, tol * mult
+        unit, factor = _unit_from_after(after, cur)
+        if unit == "count" and mult != 1.0 and cur == "" and re.match(r"\s?(?:USD|dollars?)", after or ""):
+            unit = "money"
+        value, tol = value * factor, tol * factor
+        sign_text = m.group("sign") or ""
+        sign = -1 if sign_text in ("-", "−", "–") else (1 if sign_text == "+" else 0)
+        start = m.start("sign") if sign_text else (m.start("cur") if cur else m.start("num"))
+        hedge, _h = _hedge_before(text, start)
+        post = re.match(r"\s*(?:or\s+(?:worse|more|higher|above|greater|better|longer|deeper)|plus\b)", text[m.end():])
+        if m.group("plus") or post:
+            hedge = "over"
+        elif re.match(r"\s*or\s+(?:less|lower|below|fewer|shorter)", text[m.end():]):
+            hedge = "under"
+        add(Quantity(value * (sign or 1), unit, text[start:m.end()].strip(), start, m.end(), tol, hedge, sign))
+
+    for m in _MULTIPLE_VERB_RE.finditer(text):
+        if _overlaps(taken, m.start(), m.end()):
+            continue
+        hedge, _h = _hedge_before(text, m.start())
+        value = _MULTIPLE_VERBS[m.group(1).lower()]
+        add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), value * MULTIPLE_REL, hedge,
+                     kind="multiple"))
+
+    for m in _DOZEN_RE.finditer(text):
+        if _overlaps(taken, m.start(), m.end()):
+            continue
+        word = m.group(0).lower()
+        hedge, _h = _hedge_before(text, m.start())
+        if "dozen" in word:
+            add(Quantity(12, "count", m.group(0), m.start(), m.end(), 0.5, hedge, kind="words"))
+        elif "decade" in word:
+            add(Quantity(10, "years", m.group(0), m.start(), m.end(), 0.5, hedge, kind="words"))
+        else:
+            add(Quantity(2, "multiple", m.group(0), m.start(), m.end(), 2 * MULTIPLE_REL, hedge, kind="multiple"))
+
+    for m in _FRACTION_RE.finditer(text):
+        if _overlaps(taken, m.start(), m.end()) or re.search(rf"\b(?:{_NUMBER_WORD}|\d+)\s+and\s+$",
+                                                              text[max(0, m.start() - 16):m.start()], re.IGNORECASE):
+            continue  # "three and a half" is one number
+        frac = _FRACTIONS[m.group(1).lower()]
+        if m.group(1).lower() == "half" and re.search(r"\b(?:in|by)\s+$", text[max(0, m.start() - 4):m.start()]):
+            hedge, _h = _hedge_before(text, m.start())
+            add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))
+            continue
+        if re.match(r"\s*(?:a|an|of\s+a|of\s+an)?\s*(?:hour|day|year|month|decade|point)", text[m.end():m.end() + 14]):
+            continue  # "half an hour", "half a point": not a share
+        hedge, _h = _hedge_before(text, m.start())
+        add(Quantity(frac * 100, "pct", m.group(0), m.start(), m.end(), frac * 100 * FRACTION_REL, hedge,
+                     kind="fraction"))
+
+    for m in _WORD_SEQ.finditer(text):
+        if _overlaps(taken, m.start(), m.end()):
+            continue
+        phrase = m.group(0)
+        if phrase.lower() in ("zero", "one") and not re.match(r"\s+(?:holding|position|stock|name|engineer|"
+                                                                 r"team|client|year|day|month)", text[m.end():]):
+            continue  # "one" is mostly a pronoun: only a count before a counted noun
+        value = _words_value(phrase)
+        if value is None:
+            continue
+        half = re.match(r"\s+and\s+a\s+half\b", text[m.end():])
+        if half:
+            value += 0.5
+            taken.append((m.end(), m.end() + half.end()))
+        rest = text[m.end() + (half.end() if half else 0):][:22]
+        am = _WORD_AFTER.match(rest)
+        after = am.group("after") or "" if am else ""
+        unit, factor = _unit_from_after(after, "")
+        end = m.end() + (half.end() if half else 0) + len(after)
+        hedge, _h = _hedge_before(text, m.start())
+        add(Quantity(value * factor, unit, text[m.start():end], m.start(), end, (0.25 if half else 0.5) * factor, hedge,
+                     kind="words"))
+
+    out.sort(key=lambda q: q.start)
+    return _shared_units(text, out)
+
+
+def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
+    """"47 and 48 %", "15–20 %": a bare figure joined to the next one takes that one's unit."""
+    out = list(qs)
+    for i in range(len(out) - 2, -1, -1):
+        a, b = out[i], out[i + 1]
+        if a.unit == "count" and a.kind == "digits" and b.unit in ("pct", "money") and re.fullmatch(
+                r"\s*(?:and|to|or|-|–|/)\s*", text[a.end:b.start]):
+            out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
+    return out
+
+
+def matches(q: Quantity, value: float, *, signed: bool = True) -> bool:
+    """Is ``q`` (as written, with its precision and hedge) true of ``value``?
+
+    Without an explicit sign magnitudes are compared (direction words are checked apart);
+    ``signed=False`` compares magnitudes even when a sign is written. Plain digits may be rounded
+    or truncated at the precision written ("43.8 %" and "43.9 %" are both true of 43.85 %).
+    """
+    if signed and q.sign and value != 0 and (value < 0) != (q.value < 0):
+        return False
+    x = abs(q.value)
+    shown = abs(float(Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)))
+    # "43.9 %" is the displayed 43.85 % rounded again: accept the figure as shown to two decimals too
+    return any(_matches_magnitude(q, x, v) for v in {abs(value), shown})
+
+
+def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
+    tol = q.tol + 1e-9 + v * 1e-6
+    if q.hedge == "about":
+        return abs(x - v) <= max(tol, x * HEDGE_REL)
+    if q.hedge == "nearly":
+        return x * (1 - 2 * HEDGE_REL) - tol <= v <= x + tol
+    if q.hedge == "just_over":
+        return x - tol <= v <= x * (1 + 2 * HEDGE_REL) + tol
+    if q.hedge == "over":
+        return x - tol <= v
+    if q.hedge == "under":
+        return v <= x + tol
+    if abs(x - v) <= tol:
+        return True
+    return q.kind == "digits" and v - 2 * q.tol - 1e-9 <= x <= v
+
+
+def completed_years(q: Quantity, years: float) -> bool:
+    """A duration in whole years is read as completed years ("three years" = 2.8 ≤ held < 4)."""
+    if q.hedge or q.kind == "digits" and q.tol < 0.5:
+        return matches(q, years)
+    n = abs(q.value)
+    return n - 0.2 <= years < n + 1

@@ -1,0 +1,187 @@
+"""Split a rendered Markdown artifact into claim units: sentences, bullets, table rows, headings.
+
+Every unit keeps its absolute character span in the artifact (so a dashboard can highlight it), its
+1-based line, the section it belongs to (the nearest level-1/2 heading) and its *context*: the text
+of the headings, bold lead-ins and parent bullets above it, where the entity a sentence is about is
+often named ("**Apple (AAPL):** up 480 %"). Code fences and HTML comments are not claims.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|\d{1,2}[.)])\s+")
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
+_ABBREV = re.compile(
+    r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
+    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca)\.|\b[A-Z]\.)$")
+_SENTENCE_END = re.compile(r"[.!?][\"')\]*_]*(?=\s+[\"'(\[*_]*[A-Z0-9$€£~≈])|[.!?]$|;(?=\s+[A-Z])")
+
+
+@dataclass
+class Unit:
+    """One claim unit. ``start``/``end`` are offsets in the artifact; ``line`` is 1-based."""
+
+    text: str
+    start: int
+    end: int
+    line: int
+    kind: str  # sentence | bullet | row | heading
+    section: str = ""
+    context: list[str] = field(default_factory=list)  # headings / lead-ins / parent bullets, nearest last
+    cells: list[tuple[str, int]] = field(default_factory=list)  # table rows: (cell text, offset)
+    header: list[str] = field(default_factory=list)  # table rows: the header cells
+    paragraph: int = 0  # units of one paragraph or bullet share this number
+
+
+def _sentences(text: str, base: int) -> list[tuple[str, int, int]]:
+    """``(sentence, start, end)`` with absolute offsets; abbreviations and decimals do not end one."""
+    out: list[tuple[str, int, int]] = []
+    begin = 0
+    for m in _SENTENCE_END.finditer(text):
+        end = m.end()
+        head = text[begin:m.start() + 1]
+        if text[m.start()] == "." and _ABBREV.search(head.rstrip(".") + "."):
+            continue
+        piece = text[begin:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            out.append((piece.strip(), base + begin + lead, base + begin + lead + len(piece.strip())))
+        begin = end
+    piece = text[begin:]
+    if piece.strip():
+        lead = len(piece) - len(piece.lstrip())
+        out.append((piece.strip(), base + begin + lead, base + begin + lead + len(piece.strip())))
+    return out
+
+
+def _cells(line: str, base: int) -> list[tuple[str, int]]:
+    """Cells of a table line with the absolute offset of each cell's text."""
+    out: list[tuple[str, int]] = []
+    body_start = line.find("|") + 1 if line.lstrip().startswith("|") else 0
+    pos = body_start
+    for part in re.split(r"(?<!\\)\|", line[body_start:]):
+        stripped = part.strip()
+        lead = len(part) - len(part.lstrip())
+        out.append((stripped, base + pos + lead))
+        pos += len(part) + 1
+    if out and not out[-1][0]:
+        out.pop()
+    return out
+
+
+def split_units(text: str) -> list[Unit]:
+    """The claim units of ``text`` in order (see the module docstring)."""
+    units: list[Unit] = []
+    lines = text.split("\n")
+    offsets, pos = [], 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    section = ""
+    headings: list[tuple[int, str]] = []  # (level, title) stack
+    bullets: list[tuple[int, str]] = []  # (indent, lead text) stack
+    in_fence, in_comment = "", False
+    header: list[str] = []
+    paragraph = 0
+    prev_blank = True
+    para_lines: list[int] = []
+
+    def flush_paragraph() -> None:
+        nonlocal para_lines, paragraph
+        if not para_lines:
+            return
+        first, last = para_lines[0], para_lines[-1]
+        start = offsets[first]
+        chunk = text[start:offsets[last] + len(lines[last])]
+        paragraph += 1
+        ctx = [t for _l, t in headings]
+        for sent, s, e in _sentences(chunk.replace("\n", " "), start):
+            units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, "sentence", section, ctx, paragraph=paragraph))
+        para_lines = []
+
+    for i, line in enumerate(lines):
+        base = offsets[i]
+        stripped = line.strip()
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
+            continue
+        fence = _FENCE.match(line)
+        if fence:
+            flush_paragraph()
+            mark = fence.group(1)
+            info = line.strip()[len(mark):].strip().lower()
+            if not in_fence:
+                in_fence = "" if info in ("markdown", "md") else mark[:3]
+            elif line.strip().startswith(in_fence):
+                in_fence = ""
+            continue
+        if in_fence:
+            continue
+        if stripped.startswith("<!--"):
+            flush_paragraph()
+            in_comment = "-->" not in stripped
+            continue
+        if not stripped:
+            flush_paragraph()
+            prev_blank = True
+            header = []
+            continue
+        h = _HEADING.match(line)
+        if h:
+            flush_paragraph()
+            level, title = len(h.group(1)), h.group(2)
+            headings = [(lv, t) for lv, t in headings if lv < level] + [(level, title)]
+            if level <= 2:
+                section = re.sub(r"^\d+[.)]\s*|[*_`:]", "", title).strip().lower()
+            bullets = []
+            start = base + line.find(title) if title else base
+            paragraph += 1
+            units.append(Unit(title, start, start + len(title), i + 1, "heading", section,
+                              [t for _l, t in headings[:-1]], paragraph=paragraph))
+            prev_blank = False
+            continue
+        if "|" in stripped and (i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1])):
+            flush_paragraph()
+            header = [c for c, _o in _cells(line, base)]
+            continue
+        if _TABLE_SEP.match(line) and "|" in line:
+            continue
+        if header and "|" in stripped:
+            cells = _cells(line, base)
+            paragraph += 1
+            start = cells[0][1] if cells else base
+            units.append(Unit(stripped.strip("|").strip(), start, base + len(line.rstrip()), i + 1, "row", section,
+                              [t for _l, t in headings], cells, header, paragraph=paragraph))
+            continue
+        b = _BULLET.match(line)
+        if b:
+            flush_paragraph()
+            indent = len(b.group(1).expandtabs(4))
+            body_start = b.end()
+            body = line[body_start:]
+            bullets = [(ind, t) for ind, t in bullets if ind < indent]
+            lead = _BOLD_LEAD.match(body)
+            ctx = [t for _l, t in headings] + [t for _i, t in bullets]
+            paragraph += 1
+            for sent, s, e in _sentences(body, base + body_start):
+                units.append(Unit(sent, s, e, i + 1, "bullet", section, list(ctx), paragraph=paragraph))
+            bullets.append((indent, lead.group(2) if lead else body))
+            prev_blank = False
+            continue
+        if bullets and not prev_blank and line.startswith((" ", "\t")) and units and units[-1].kind == "bullet":
+            # a wrapped bullet line: its own sentences, same paragraph and context
+            ctx = units[-1].context
+            for sent, s, e in _sentences(line.strip(), base + len(line) - len(line.lstrip())):
+                units.append(Unit(sent, s, e, i + 1, "bullet", section, list(ctx), paragraph=paragraph))
+            continue
+        bullets = [] if prev_blank else bullets
+        para_lines.append(i)
+        prev_blank = False
+    flush_paragraph()
+    return units

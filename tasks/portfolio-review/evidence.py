@@ -1,0 +1,160 @@
+"""portfolio-review evidence for the claim ledger: holdings, their facts, the rules and the sources.
+
+``evidence(ctx)`` describes, from the prepared facts and data, what a review may claim: each holding
+(ticker, company name and common aliases), its figures by metric (weight, profit/loss, value, cost,
+price, volatility, drawdown, annualised return, holding period, units, the overweight excess),
+derived figures people compute from them (multiples of cost, distance to the stop-loss and to the
+cap, share of the total gain), rankings, counts ("two positions are losing"), rule flags, allowed
+actions, dates, and the source documents (rules in prose, knowledge files) with the review
+vocabulary in ``claims_vocabulary.txt``. The metric words are in ``claims_lexicon.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from autogen_pse.claims import Count, DateFact, Duration, Entity, Evidence, FactValue, Flag, Metric, Source
+from autogen_pse.hooks import CheckContext, Fact, task_module
+
+_HERE = Path(__file__).resolve().parent
+_UNITS = {"%": "pct", "units": "units", "days": "days", "holdings": "count", "months": "count", "years": "years"}
+_ALIASES = {"GOOG": ["Alphabet", "Google"], "IBM": ["Big Blue", "International Business Machines"],
+            "MSFT": ["Microsoft"], "AAPL": ["Apple"], "AMZN": ["Amazon", "Amazon.com"]}
+
+
+def _lexicon() -> dict[str, Any]:
+    return json.loads((_HERE / "claims_lexicon.json").read_text(encoding="utf-8"))
+
+
+def _data(ctx: CheckContext) -> tuple[dict[str, Fact], dict[str, Any]]:
+    needed = ("symbols", "triggers", "allowed_actions", "rules", "names")
+    if ctx.facts and all(k in ctx.data for k in needed):
+        return ctx.facts, ctx.data
+    prepared = task_module(__file__, "prepare").build(ctx.task_dir, dict(ctx.vars))
+    return prepared.facts, prepared.data
+
+
+def _names(symbol: str, name: str) -> list[str]:
+    short = name.replace(", Inc.", "").replace(" Inc.", "").replace(" Corp.", "").replace(" Corp", "").strip()
+    names = {name, short, short.split()[0] if short.split()[0] not in ("International",) else short}
+    names.update(_ALIASES.get(symbol, []))
+    return sorted(n for n in names if n and n != symbol)
+
+
+def evidence(ctx: CheckContext) -> Evidence:
+    facts, data = _data(ctx)
+    lex = _lexicon()
+    symbols: list[str] = data["symbols"]
+    ev = Evidence(
+        entities=[Entity(id=s, kind="holding", symbols=[s], names=_names(s, data["names"].get(s, s))) for s in symbols],
+        metrics=[Metric(**m) for m in lex["metrics"]],
+        actions=lex["actions"],
+        allowed={s: list(data["allowed_actions"][s]) for s in symbols},
+        vocabulary=[(_HERE / "claims_vocabulary.txt").read_text(encoding="utf-8")],
+        claim_words=lex["claim_words"],
+        action_objects=lex["action_objects"],
+        proposal_columns=["amount"],
+        proposal_bounds={"units": "quantity", "money": "market_value"},
+        subject_words=lex["subject_words"],
+        unverifiable="warning",
+    )
+    metric_of = lex["fact_metrics"]  # fact id suffix → metric name
+    for f in facts.values():
+        if not isinstance(f.value, int | float) or isinstance(f.value, bool):
+            continue
+        entity, _dot, key = f.id.rpartition(".")
+        if entity == "rules":
+            entity, key = "", f.id
+        metric = metric_of.get(key)
+        if metric is None:
+            continue
+        unit = "money" if f.unit == data.get("currency") else _UNITS.get(f.unit, "ratio" if not f.unit else "count")
+        ev.facts.append(FactValue(id=f.id, entity=entity or None, metric=metric, value=float(f.value), unit=unit,
+                                  display=f.render()))
+    _derived(ev, facts, data)
+    _dates_and_durations(ev, facts, data)
+    _flags_and_counts(ev, data, lex)
+    ev.sources = _sources(ctx.task_dir, data)
+    return ev
+
+
+def _value(facts: dict[str, Fact], fid: str) -> float:
+    return float(facts[fid].value)  # type: ignore[arg-type]
+
+
+def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None:
+    """Figures people compute from the facts: multiples, distances to the rule levels, gain shares."""
+    stop = _value(facts, "rules.stop_loss_pct")
+    cap = _value(facts, "rules.max_position_weight_pct")
+    total_pnl = _value(facts, "total_pnl")
+    add = ev.facts.append
+    for s in data["symbols"]:
+        multiple = _value(facts, f"{s}.market_value") / _value(facts, f"{s}.cost_basis")
+        add(FactValue(id=f"{s}.multiple", entity=s, metric="multiple", value=multiple, unit="multiple",
+                      display=f"{multiple:.2f}x"))
+        gap = _value(facts, f"{s}.pnl_pct") - stop
+        add(FactValue(id=f"{s}.stop_distance_pct", entity=s, metric="stop_distance", value=gap, unit="pct",
+                      display=f"{gap:.2f} points"))
+        room = cap - _value(facts, f"{s}.weight_pct")
+        add(FactValue(id=f"{s}.cap_distance_pct", entity=s, metric="cap_distance", value=room, unit="pct",
+                      display=f"{room:.2f} points"))
+        if total_pnl:
+            share = _value(facts, f"{s}.pnl") / total_pnl * 100
+            add(FactValue(id=f"{s}.gain_share_pct", entity=s, metric="gain_share", value=share, unit="pct",
+                          display=f"{share:.1f}%"))
+    n = len(data["symbols"])
+    add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
+    multiple = _value(facts, "total_value") / _value(facts, "total_cost")
+    add(FactValue(id="total_multiple", metric="multiple", value=multiple, unit="multiple", display=f"{multiple:.2f}x"))
+
+
+def _dates_and_durations(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None:
+    ev.dates.append(DateFact(id="as_of", metric="as_of", value=str(facts["as_of"].value)))
+    for s in data["symbols"]:
+        ev.dates.append(DateFact(id=f"{s}.opened_on", entity=s, metric="opened", value=str(facts[f"{s}.opened_on"].value)))
+        ev.dates.append(DateFact(id=f"{s}.price_date", entity=s, metric="price", value=str(facts[f"{s}.price_date"].value)))
+        days = _value(facts, f"{s}.holding_days")
+        ev.durations.append(Duration(id=f"{s}.holding_days", entity=s, years=days / 365.25,
+                                     display=f"{int(days):,} days ({days / 365.25:.1f} years)"))
+    opened = sorted(str(facts[f"{s}.opened_on"].value) for s in data["symbols"])
+    span = (date.fromisoformat(opened[-1]) - date.fromisoformat(opened[0])).days / 365.25
+    ev.durations.append(Duration(id="purchase_span", years=span, display=f"{opened[0]} to {opened[-1]}",
+                                 words=["span", "between", "spread over", "over a period"]))
+    long_days = _value(facts, "rules.long_held_loss_days")
+    ev.durations.append(Duration(id="rules.long_held_loss_days", years=long_days / 365, display=f"{int(long_days)} days",
+                                 words=["long-held", "long held", "threshold", "rule", "at least"]))
+    ev.durations.append(Duration(id="volatility_months", years=_value(facts, "volatility_months") / 12,
+                                 display="36 months", words=["volatility", "monthly returns", "window", "trailing"]))
+
+
+def _flags_and_counts(ev: Evidence, data: dict[str, Any], lex: dict[str, Any]) -> None:
+    triggers: dict[str, list[str]] = data["triggers"]
+    symbols: list[str] = data["symbols"]
+    for name, words in lex["flags"].items():
+        for s in symbols:
+            ev.flags.append(Flag(id=f"{s}.{name}", entity=s, words=words, value=name in triggers.get(s, [])))
+    pnl = {f.entity: f.value for f in ev.facts if f.metric == "pnl_pct" and f.entity}
+    sets = {
+        "losing": [s for s in symbols if pnl.get(s, 0) < 0],
+        "gaining": [s for s in symbols if pnl.get(s, 0) > 0],
+        "untriggered": [s for s in symbols if not triggers.get(s)],
+        "triggered": [s for s in symbols if triggers.get(s)],
+        **{name: [s for s in symbols if name in triggers.get(s, [])] for name in lex["flags"]},
+        "all": list(symbols),
+    }
+    for name, words in lex["counts"].items():
+        ev.counts.append(Count(id=f"count.{name}", kind="holding", words=words, entities=sets[name],
+                               nouns=lex["count_nouns"]))
+
+
+def _sources(task_dir: Path, data: dict[str, Any]) -> list[Source]:
+    """The rules in prose and the knowledge files, plus the holdings' names and asset classes."""
+    out = []
+    for path in sorted([*(task_dir / "data").glob("*.md"), *(task_dir / "knowledge").rglob("*.md")]):
+        out.append(Source(id=path.relative_to(task_dir).as_posix(), text=path.read_text(encoding="utf-8")))
+    rows = [f"{h['symbol']} {h['name']} {h['asset_class']} {h['currency']}" for h in data.get("holdings", [])]
+    out.append(Source(id="holdings", text="\n".join([*rows, f"holder {data.get('holder', '')}"])))
+    return out
