@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -31,21 +32,25 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from autogen_pse.checking import Checker  # noqa: E402
 from autogen_pse.claims import Status, Verifier, build_ledger  # noqa: E402
-from autogen_pse.hooks import CheckContext, task_module  # noqa: E402
+from autogen_pse.hooks import task_module  # noqa: E402
+from autogen_pse.registry import load_task  # noqa: E402
 
 CORPUS = ROOT / "tests" / "fixtures" / "claims"
 HELD_OUT = "e"
 NO_NUMBER_KINDS = {"unsupported_fact"}
 
 
-def evidence_for(task: str) -> tuple[Verifier, Any]:
-    task_dir = ROOT / "tasks" / task
-    prepared = task_module(str(task_dir / "prepare.py"), "prepare").build(task_dir, {}) if task == "portfolio-review" \
-        else task_module(str(task_dir / "prepare.py"), "load_lib")("inputs").load(task_dir, {})
-    ctx = CheckContext(artifact="", facts=prepared.facts, data=prepared.data, workspace=task_dir, task_dir=task_dir)
-    ev = task_module(str(task_dir / "evidence.py"), "evidence").evidence(ctx)
-    return Verifier(ev), ctx
+def evidence_for(task: str) -> tuple[Verifier, Checker]:
+    """The task's verifier and a :class:`Checker` with its programmatic checks, on the default inputs."""
+    spec = load_task(ROOT / "tasks", task)
+    prepare = task_module(str(spec.dir / "prepare.py"), "prepare")
+    prepared = prepare.build(spec.dir, {}) if task == "portfolio-review" else prepare.load_lib("inputs").load(spec.dir, {})
+    checker = Checker(spec, facts=prepared.facts, data=prepared.data, workspace=spec.dir, vars={})
+    verifier = checker.verifier()
+    assert verifier is not None
+    return verifier, checker
 
 
 def load_corpus(task: str, batches: list[str]) -> list[dict[str, Any]]:
@@ -61,26 +66,46 @@ def load_corpus(task: str, batches: list[str]) -> list[dict[str, Any]]:
     return items
 
 
-def evaluate(item: dict[str, Any], verifier: Verifier) -> dict[str, Any]:
+_LINE = re.compile(r"\bline (\d+)\b")
+LEDGER_CHECKS = ("claims", "unverifiable")
+COMPLETENESS = ("sections", "keywords", "coverage", "structure")  # not about fabrication: not counted here
+
+
+def _task_lines(results: list[Any]) -> dict[str, set[int]]:
+    """Lines each failing error-severity task check (not the ledger's) names in ``unsupported``."""
+    out: dict[str, set[int]] = {}
+    for r in results:
+        if not r.ok and r.severity == "error" and r.name not in LEDGER_CHECKS + COMPLETENESS:
+            out[r.name] = {int(n) for u in r.unsupported for n in _LINE.findall(u)}
+    return out
+
+
+def evaluate(item: dict[str, Any], verifier: Verifier, checker: Checker) -> dict[str, Any]:
     t0 = time.perf_counter()
     ledger = build_ledger(item["text"], verifier)
     elapsed = time.perf_counter() - t0
+    task_fails = _task_lines(checker.check(item["text"]))
     errors_unverifiable = ledger.policy == "error"
     out: dict[str, Any] = {"ms": elapsed * 1000, "ledger": ledger}
     if item["faithful"]:
         out["failed"] = bool(ledger.contradicted) or (errors_unverifiable and bool(ledger.unverifiable))
+        out["task_failed"] = sorted(task_fails)
         out["warned"] = not errors_unverifiable and bool(ledger.unverifiable)
         return out
     start = item["text"].find(item["planted"])
     end = start + len(item["planted"])
+    lines = set(range(item["text"].count("\n", 0, start) + 1, item["text"].count("\n", 0, end) + 2))
     hit = [c for c in ledger.claims if c.start < end and start < c.end]
     contradicted = [c for c in hit if c.status is Status.CONTRADICTED]
     flagged = contradicted + [c for c in hit if c.status is Status.UNVERIFIABLE]
+    by_task = sorted(name for name, ls in task_fails.items() if ls & lines)
     out["contradicted"] = bool(contradicted)
     out["flagged"] = bool(flagged)
-    out["fails"] = bool(contradicted) or (errors_unverifiable and bool(flagged))
+    out["task_caught"] = by_task
+    out["fails"] = bool(contradicted) or (errors_unverifiable and bool(flagged)) or bool(by_task)
     out["by"] = sorted({f.kind for c in flagged for f in c.findings if f.status in (Status.CONTRADICTED,
-                                                                                     Status.UNVERIFIABLE)})
+                                                                                     Status.UNVERIFIABLE)}
+                       | {f"check {n}" for n in by_task})
     out["claims"] = hit
     return out
 
@@ -92,12 +117,13 @@ def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]]
     for i, item in enumerate(items):
         if not item["faithful"]:
             kinds[item["kind"]].append(i)
-    print(f"{'kind':<24}{'n':>4}{'contradicted':>14}{'flagged':>10}  caught by")
-    tot_c = tot_n = nn_f = nn_n = 0
+    print(f"{'kind':<24}{'n':>4}{'contradicted':>14}{'flagged':>10}{'fails':>8}  caught by")
+    tot_c = tot_n = nn_f = nn_n = tot_fail = 0
     for kind in sorted(kinds):
         idx = kinds[kind]
-        c = sum(results[i]["contradicted"] for i in idx)
-        f = sum(results[i]["flagged"] for i in idx)
+        c = sum(results[i]["contradicted"] or bool(results[i]["task_caught"]) for i in idx)
+        f = sum(results[i]["flagged"] or bool(results[i]["task_caught"]) for i in idx)
+        tot_fail += sum(results[i]["fails"] for i in idx)
         by: dict[str, int] = defaultdict(int)
         for i in idx:
             for b in results[i]["by"]:
@@ -106,24 +132,29 @@ def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]]
             nn_f, nn_n = nn_f + f, nn_n + len(idx)
         else:
             tot_c, tot_n = tot_c + c, tot_n + len(idx)
-        print(f"{kind:<24}{len(idx):>4}{c / len(idx):>13.0%}{f / len(idx):>10.0%}  "
+        fails = sum(results[i]["fails"] for i in idx)
+        print(f"{kind:<24}{len(idx):>4}{c / len(idx):>13.0%}{f / len(idx):>10.0%}{fails / len(idx):>8.0%}  "
               + ", ".join(f"{k} {v}" for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
         if show:
             for i in idx:
-                if not results[i]["contradicted"]:
+                if not results[i]["contradicted"] and not results[i]["task_caught"]:
                     print(f"    miss {items[i]['batch']}/{items[i]['file']}: {items[i]['planted']!r}")
                     for c_ in results[i]["claims"]:
                         print(f"        {c_.status.value}: {[(x.kind, x.text, x.status.value, x.note[:80]) for x in c_.findings]}")
     faithful = [i for i, item in enumerate(items) if item["faithful"]]
-    failed = [i for i in faithful if results[i]["failed"]]
+    failed = [i for i in faithful if results[i]["failed"] or results[i]["task_failed"]]
     warned = [i for i in faithful if results[i]["warned"]]
+    fabricated = sum(len(v) for v in kinds.values())
     print(f"checkable kinds contradicted: {tot_c}/{tot_n} = {tot_c / max(tot_n, 1):.1%}")
+    print(f"fabrications failing the checks (any kind): {tot_fail}/{fabricated} = {tot_fail / max(fabricated, 1):.1%}")
     if nn_n:
         print(f"facts without numbers flagged: {nn_f}/{nn_n} = {nn_f / nn_n:.1%}")
     print(f"faithful failed: {len(failed)}/{len(faithful)} = {len(failed) / max(len(faithful), 1):.1%}; "
           f"faithful warned: {len(warned)}/{len(faithful)} = {len(warned) / max(len(faithful), 1):.1%}")
     if show:
         for i in failed + warned:
+            if results[i]["task_failed"]:
+                print(f"    false {items[i]['batch']}/{items[i]['file']}: task check(s) {results[i]['task_failed']}")
             led = results[i]["ledger"]
             for c_ in led.contradicted + led.unverifiable:
                 print(f"    false {items[i]['batch']}/{items[i]['file']} line {c_.line}: {c_.status.value} "
@@ -139,11 +170,11 @@ def main() -> None:
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
     for task in args.task or ["portfolio-review", "resume-tailor"]:
-        verifier, _ctx = evidence_for(task)
+        verifier, checker = evidence_for(task)
         batches = args.batches.split(",")
         items = load_corpus(task, batches)
         build_ledger(items[0]["text"], verifier)  # warm caches before timing
-        results = [evaluate(item, verifier) for item in items]
+        results = [evaluate(item, verifier, checker) for item in items]
         dev = [i for i, it in enumerate(items) if it["batch"] != HELD_OUT]
         held = [i for i, it in enumerate(items) if it["batch"] == HELD_OUT]
         if dev:

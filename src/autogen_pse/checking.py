@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .claims import Evidence, Ledger, Verifier, build_ledger, ledger_checks
 from .errors import PseError, RunError
 from .facts import FACT_REF, render, unknown_fact_check
 from .hooks import CheckContext, CheckResult, Fact, Sanitized
@@ -12,7 +13,8 @@ from .registry import TaskSpec
 
 
 class Checker:
-    """Runs a task's ``checks.py`` / ``sanitize.py`` against the task's facts.
+    """Runs a task's ``checks.py`` / ``sanitize.py`` and its claim ledger (``evidence.py``) against the
+    task's facts. :attr:`ledger` is the ledger of the last checked artifact (None without evidence).
 
     Raises:
         RunError: a hook raised or returned the wrong type (a bug in the task, not in the artifact).
@@ -34,6 +36,9 @@ class Checker:
         self._vars = vars
         self._checks = task.hook("checks", "checks")
         self._sanitize = task.hook("sanitize", "sanitize")
+        self._evidence = task.hook("evidence", "evidence")
+        self._verifier: Verifier | None = None
+        self.ledger: Ledger | None = None
 
     @property
     def has_sanitize(self) -> bool:
@@ -58,7 +63,20 @@ class Checker:
             if not isinstance(out, list) or not all(isinstance(r, CheckResult) for r in out):
                 raise RunError(f"{self._task.dir / 'checks.py'}: checks() must return list[CheckResult]")
             results.extend(out)
+        verifier = self.verifier()
+        if verifier is not None:
+            self.ledger = build_ledger(rendered, verifier)
+            results.extend(ledger_checks(self.ledger))
         return results
+
+    def verifier(self) -> Verifier | None:
+        """The claim verifier built from the task's evidence (once), or None when it has none."""
+        if self._verifier is None and self._evidence is not None:
+            evidence = self._call("evidence", self._evidence, self._ctx("", ""))
+            if not isinstance(evidence, Evidence):
+                raise RunError(f"{self._task.dir / 'evidence.py'}: evidence() must return Evidence")
+            self._verifier = Verifier(evidence)
+        return self._verifier
 
     def sanitize(self, rendered: str) -> Sanitized:
         """Apply the task's sanitize rules (identity when the task has none)."""
@@ -98,8 +116,21 @@ def all_pass(results: list[CheckResult]) -> bool:
     return not any(not r.ok and r.severity == "error" for r in results)
 
 
-def grounding(results: list[CheckResult]) -> dict[str, Any] | None:
-    """Grounding score = supported claims / checked claims over all checks, or None if none checked."""
+def ledger_payload(ledger: Ledger, phase: str) -> dict[str, Any]:
+    """The ``ledger`` event payload: every claim with its status and evidence, and the counts."""
+    return {"phase": phase, **ledger.summary(), "claims": [c.model_dump(mode="json") for c in ledger.claims]}
+
+
+def grounding(results: list[CheckResult], ledger: Ledger | None = None) -> dict[str, Any] | None:
+    """Grounding score. With a claim ledger: supported / all factual claims, with the contradicted and
+    unverifiable claims listed; otherwise supported / checked claims over the checks. None if nothing
+    was checked."""
+    if ledger is not None:
+        if not ledger.factual:
+            return None
+        return {"score": ledger.grounding, "checked": ledger.factual, "supported": len(ledger.supported),
+                "contradicted": len(ledger.contradicted), "unverifiable": len(ledger.unverifiable),
+                "unsupported": [f"line {c.line}: {c.text}" for c in ledger.contradicted + ledger.unverifiable]}
     checked = sum(r.claims_checked for r in results)
     if checked == 0:
         return None

@@ -163,9 +163,11 @@ def _configure_logging() -> None:
 
 
 def _register_subcommands() -> None:
+    from .cli_check import check
     from .cli_trace import trace_app
     from .knowledge.cli import kb_app
 
+    app.command("check")(check)
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 

@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     openai_timeout: float = Field(default=60.0, description="Per-call timeout (seconds)")
     openai_max_retries: int = Field(default=4, description="Retries on connection/timeout/429/5xx")
     openai_stream: bool = False
+    judge_model: str | None = Field(default=None, description="Model that reviews unverifiable claims "
+                                    "(e.g. openai:gpt-4o-mini); unset: no judge")
     openai_model_info: str | None = Field(
         default=None,
         description='JSON capabilities for non-OpenAI models, e.g. {"function_calling": true, ...}',

@@ -97,6 +97,17 @@ class ConsoleSink:
             before, after = escape(c["before"][:80]), escape(c["after"][:80])
             self.console.print(f"  [cyan]sanitized[/] {c['rule']}: {before} → {after}")
 
+    def _on_ledger(self, e: RunEvent, p: dict[str, Any]) -> None:
+        for claim in p.get("claims", []):
+            if claim["status"] not in ("contradicted", "unverifiable"):
+                continue
+            mark = "[red]✗ contradicted[/]" if claim["status"] == "contradicted" else "[yellow]? unverifiable[/]"
+            why = "; ".join(f["note"] or f["text"] for f in claim["findings"] if f["status"] == claim["status"])
+            self.console.print(f"  {mark} line {claim['line']}: {escape(_short(claim['text'], 110))}"
+                               f"\n      [dim]{escape(_short(why, 160))}[/]")
+        self.console.print(f"  [dim]claims ({p['phase']}): {p['supported']} supported · {p['contradicted']} "
+                           f"contradicted · {p['unverifiable']} unverifiable of {p['factual']} factual[/]")
+
     def _on_artifact(self, e: RunEvent, p: dict[str, Any]) -> None:
         g = p.get("grounding")
         if g:
@@ -112,6 +123,12 @@ class ConsoleSink:
 
     def _tok(self) -> str:
         return f"[dim]· {self.tokens:,} tokens so far[/]"
+
+
+def _short(text: str, limit: int) -> str:
+    """``text`` on one line, cut at a word with "…" when longer than ``limit``."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
 
 
 def print_summary(console: Console, result: Any) -> None:

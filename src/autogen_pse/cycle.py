@@ -27,7 +27,7 @@ from autogen_core.tools import BaseTool
 
 from .agents import Team, build_team
 from .artifact import files_artifact, materialize_code_blocks, message_artifact
-from .checking import Checker, all_pass, failed
+from .checking import Checker, all_pass, failed, ledger_payload
 from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
 from .errors import StoreError
 from .events import EventEmitter, EventKind
@@ -172,6 +172,8 @@ class CycleLoop:
         self.last_checks = results
         for r in results:
             emit(EventKind.CHECK, {**r.model_dump(), "phase": "cycle"}, cycle=index)
+        if inp.checker.ledger is not None:
+            emit(EventKind.LEDGER, ledger_payload(inp.checker.ledger, "cycle"), cycle=index)
         agent_outcome = verdict.outcome
         bad = failed(results)
         merged = merge_checks(verdict, [(r.name, r.severity, r.detail) for r in bad])

@@ -24,6 +24,7 @@ class EventKind(StrEnum):
     TOOL_RESULT = "tool_result"
     VERDICT = "verdict"
     CHECK = "check"
+    LEDGER = "ledger"
     USAGE = "usage"
     CYCLE_FINISHED = "cycle_finished"
     SANITIZED = "sanitized"

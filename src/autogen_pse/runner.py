@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .checking import Checker, all_pass, grounding
+from .checking import Checker, all_pass, grounding, ledger_payload
 from .config import Settings
 from .cycle import CycleInputs, Limits, RunOutcome, run_cycles
 from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, StoreError, UserError
@@ -206,10 +206,12 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         if sanitized.changes or outcome.last_checks is None:
             final_checks = await asyncio.to_thread(checker.check, sanitized.artifact, raw=outcome.raw_artifact,
                                                    unknown=unknown)
-        else:  # unchanged artifact: the last cycle's results are the final ones
+        else:  # unchanged artifact: the last cycle's results (and ledger) are the final ones
             final_checks = outcome.last_checks
         for r in final_checks:
             emitter.emit(EventKind.CHECK, {**r.model_dump(), "phase": "final"})
+        if checker.ledger is not None:
+            emitter.emit(EventKind.LEDGER, ledger_payload(checker.ledger, "final"))
         checks_ok = all_pass(final_checks)
         if verdict is not None and verdict.outcome is not Outcome.PASS and outcome.evaluator_pass and checks_ok \
                 and sanitized.changes and outcome.limit is None:
@@ -223,7 +225,7 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
                                             *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
         emitter.emit(EventKind.ARTIFACT, {
             "path": str(artifact_path), "raw_path": str(run_dir / "artifact.raw.md"), "verified": verified,
-            "issues": open_issues, "grounding": grounding(final_checks),
+            "issues": open_issues, "grounding": grounding(final_checks, checker.ledger),
         })
     result = RunResult(
         run_id=plan.run_id, task=plan.task.name, status=outcome.status,

@@ -1,8 +1,9 @@
-"""portfolio-review checks: structure, numbers, symbols, coverage, rules.
+"""portfolio-review checks: structure, coverage, rule triggers.
 
 ``checks(ctx)`` runs on the rendered artifact (fact references already replaced). Every failing
-check names the line or table row and what to change. Numbers tolerance: a written number is
-supported when some fact is within max(0.5% of the fact, 0.01); see README.md "Checks".
+check names the line or table row and what to change. Figures, symbols, rankings, counts and
+actions — in prose and in the Actions table — are verified claim by claim by the engine's claim
+ledger from this task's ``evidence.py`` (checks ``claims`` and ``unverifiable``); see README.md.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from types import ModuleType
 from typing import Any
 
-from autogen_pse.hooks import CheckContext, CheckResult, Fact, task_module
+from autogen_pse.hooks import CheckContext, CheckResult, task_module
 
 
 def sibling(name: str) -> ModuleType:
@@ -36,17 +37,10 @@ def task_data(ctx: CheckContext) -> dict[str, Any]:
 
 
 def checks(ctx: CheckContext) -> list[CheckResult]:
-    """The five checks, in a fixed order: structure, numbers, symbols, coverage, rules."""
+    """The three checks, in a fixed order: structure, coverage, rules."""
     data = task_data(ctx)
-    facts = ctx.facts or _rebuilt(ctx).facts
     text = ctx.artifact
-    return [
-        check_structure(text, data),
-        check_numbers(text, facts),
-        check_symbols(text, data),
-        check_coverage(text, data),
-        check_rules(text, data),
-    ]
+    return [check_structure(text, data), check_coverage(text, data), check_rules(text, data)]
 
 
 def _listed(items: list[str]) -> str:
@@ -98,81 +92,6 @@ def check_structure(text: str, data: dict[str, Any]) -> CheckResult:
                        detail=f"4 sections in order; Actions table with {n_rows} row(s)")
 
 
-def _numeric(facts: dict[str, Fact]) -> list[tuple[Fact, float, bool]]:
-    out = []
-    for f in facts.values():
-        if isinstance(f.value, bool) or not isinstance(f.value, int | float):
-            continue
-        out.append((f, float(f.value), f.unit == "%" or f.id.endswith("_pct")))
-    return out
-
-
-def _nearest(x: float, signed: bool, candidates: list[tuple[Fact, float]], line: str) -> str:
-    """The two facts closest to ``x`` (relative distance), preferring facts of symbols on the line."""
-    on_line = {tok for tok, _n in review.ticker_tokens(line)}
-    symbols = {f.id.split(".")[0] for f, _v in candidates if "." in f.id and f.id.split(".")[0].isupper()}
-    pool = candidates
-    if on_line & symbols:
-        pool = [(f, v) for f, v in candidates
-                if f.id.split(".")[0] in on_line or f.id.split(".")[0] not in symbols]
-
-    def distance(c: tuple[Fact, float]) -> tuple[float, str]:
-        target = c[1] if signed else abs(c[1])
-        return abs(x - target) / max(abs(c[1]), 1), c[0].id
-
-    ranked = sorted(pool, key=distance)
-    return ", ".join(f"{f.id} = {f.render()}" for f, _v in ranked[:2])
-
-
-def check_numbers(text: str, facts: dict[str, Fact]) -> CheckResult:
-    """Every number in the artifact matches a fact (percentages only ``%`` facts); see README."""
-    numeric = _numeric(facts)
-    lines = text.splitlines()
-    found = review.numbers(text)
-    unsupported: list[str] = []
-    for n in found:
-        if n.value == 0 or (n.pct and abs(n.value) == 100):
-            continue  # constants: 0 and 100% need no fact
-        candidates = [(f, v) for f, v, is_pct in numeric if is_pct or not n.pct]
-        x = n.value if n.signed else abs(n.value)
-        if any(review.within(x, v if n.signed else abs(v)) for _f, v in candidates):
-            continue
-        line = lines[n.line - 1] if n.line <= len(lines) else ""
-        hint = f" (nearest: {_nearest(x, n.signed, candidates, line)})" if candidates else ""
-        kind = "percentage" if n.pct else "number"
-        unsupported.append(f"line {n.line}: {n.text} matches no {kind} fact{hint}")
-    checked, supported = len(found), len(found) - len(unsupported)
-    if unsupported:
-        detail = (f"{len(unsupported)} of {checked} number(s) match no fact within 0.5% / 0.01: "
-                  f"{_listed(unsupported)}. Write {{{{fact:<id>}}}} instead of typing figures")
-        return CheckResult(name="numbers", ok=False, detail=detail, claims_checked=checked,
-                           claims_supported=supported, unsupported=unsupported)
-    return CheckResult(name="numbers", ok=True, claims_checked=checked, claims_supported=supported,
-                       detail=f"all {checked} number(s) match a fact within 0.5% / 0.01")
-
-
-def check_symbols(text: str, data: dict[str, Any]) -> CheckResult:
-    """Every ticker-like word and every Symbol cell of the Actions table is a holding."""
-    held = set(data["symbols"])
-    name_words = {w for name in data.get("names", {}).values() for w in re.findall(r"[A-Z][A-Z0-9]+", name)}
-    unknown: dict[str, int] = {}
-    for token, line in review.ticker_tokens(text):
-        if token not in held and token not in name_words:
-            unknown.setdefault(token, line)
-    table = review.actions_table(text)
-    for row in table.rows if table is not None else []:
-        symbol = review.row_symbol(row)
-        if symbol not in held and symbol not in review.NO_SYMBOL:
-            unknown.setdefault(symbol, row.line)
-    if unknown:
-        listed = ", ".join(f"{s} (line {n})" for s, n in sorted(unknown.items(), key=lambda kv: kv[1]))
-        return CheckResult(
-            name="symbols", ok=False, unsupported=[f"{s} (line {n})" for s, n in unknown.items()],
-            detail=f"unknown symbol(s) {listed}: the holdings are {', '.join(data['symbols'])}; "
-                   "remove them or use a held symbol")
-    return CheckResult(name="symbols", ok=True, detail="every symbol mentioned is a holding")
-
-
 def check_coverage(text: str, data: dict[str, Any]) -> CheckResult:
     """Every holding is named (symbol or full name) in ## Findings or ## Actions."""
     secs = review.section_map(text)
@@ -198,10 +117,11 @@ def check_coverage(text: str, data: dict[str, Any]) -> CheckResult:
 
 
 def check_rules(text: str, data: dict[str, Any]) -> CheckResult:
-    """Every action row obeys rules.json, and every holding with a trigger has a row."""
+    """Every holding with a rule trigger has a row in the Actions table (whether each action is
+    allowed is checked claim by claim by the ledger, in the table and in prose)."""
     table = review.actions_table(text)
     rows = table.rows if table is not None and table.ok_header else []
-    problems = [v for v in (review.row_violation(r, data) for r in rows) if v]
+    problems: list[str] = []
     with_row = {review.row_symbol(r) for r in rows}
     labels = data.get("trigger_labels", {})
     for symbol in data["symbols"]:
@@ -212,5 +132,4 @@ def check_rules(text: str, data: dict[str, Any]) -> CheckResult:
                             f"(allowed: {', '.join(data['allowed_actions'][symbol])})")
     if problems:
         return CheckResult(name="rules", ok=False, detail=_listed(problems))
-    return CheckResult(name="rules", ok=True,
-                       detail=f"{len(rows)} action row(s) obey the rules; every triggered holding has a row")
+    return CheckResult(name="rules", ok=True, detail="every holding with a rule trigger has a row")

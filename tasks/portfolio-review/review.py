@@ -1,4 +1,4 @@
-"""Parse a portfolio review (the artifact): sections, the Actions table, numbers, ticker symbols.
+"""Parse a portfolio review (the artifact): sections and the Actions table; the rules of an action row.
 
 Used by ``checks.py``, ``sanitize.py`` and the benchmark. Line numbers are 1-based lines of the
 artifact; table row numbers count data rows of the Actions table from 1 (the header and the
@@ -7,19 +7,12 @@ separator are not counted).
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import NamedTuple
-
-from autogen_pse.facts import FACT_REF
 
 REQUIRED_SECTIONS = ("Summary", "Findings", "Actions", "Next steps")
 TABLE_HEADER = ("Priority", "Action", "Symbol", "Amount", "Reason")
 NO_SYMBOL = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH"}
-
-# Tolerance for the numbers check: |x - fact| <= max(REL_TOL * |fact|, ABS_TOL).
-REL_TOL = 0.005
-ABS_TOL = 0.01
 
 
 class Section(NamedTuple):
@@ -39,14 +32,6 @@ class Table(NamedTuple):
     header_line: int
     ok_header: bool
     rows: list[Row]
-
-
-class Number(NamedTuple):
-    value: float  # after multipliers (k, M, bn); sign applied when explicit
-    signed: bool  # an explicit + or - was written
-    pct: bool  # written with %, pp, percent
-    text: str  # as written
-    line: int
 
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
@@ -145,121 +130,6 @@ def row_symbol(row: Row) -> str:
 
 def render_row(cells: list[str]) -> str:
     return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-
-# ---------------------------------------------------------------------------------------------
-# Numbers
-# ---------------------------------------------------------------------------------------------
-
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_DATES = [
-    re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b"),
-    re.compile(r"\b\d{4}-\d{2}\b"),
-    re.compile(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b"),
-    re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b", re.IGNORECASE),
-    re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}\b", re.IGNORECASE),
-    re.compile(rf"\b{_MONTH}\s+\d{{4}}\b", re.IGNORECASE),
-]
-_LIST_MARKER = re.compile(r"^(\s*(?:#{1,6}\s+)?)(\d+)([.)]\s)", re.MULTILINE)
-_TOP_N = re.compile(r"\btop[\s-]*(\d+)\b", re.IGNORECASE)
-_NUMBER = re.compile(
-    r"(?<![\w.,/\\])(?P<sign>[-+−](?=[$€£]?\d))?(?P<cur>[$€£])?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<suffix>\s?%|\s?(?:pp|percentage points?|percent|per cent|k|K|M|mn|bn|million|billion|thousand)\b)?"
-)
-_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
-
-
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
-
-
-def scrub(text: str) -> str:
-    """``text`` with everything the numbers check ignores replaced by spaces (line numbers kept):
-    unresolved fact references, dates, list markers, "top N", and the Priority cells of the
-    Actions table."""
-    for pattern in [FACT_REF, *_DATES]:
-        for m in list(pattern.finditer(text)):
-            text = _blank(text, m.start(), m.end())
-    for m in list(_LIST_MARKER.finditer(text)):
-        text = _blank(text, m.start(2), m.end(2))
-    for m in list(_TOP_N.finditer(text)):
-        text = _blank(text, m.start(1), m.end(1))
-    table = actions_table(text)
-    if table is not None:
-        lines = text.split("\n")
-        for row in table.rows:
-            line = lines[row.line - 1]
-            first = line.find("|") + 1 if line.lstrip().startswith("|") else 0
-            end = line.find("|", first)
-            cell = line[first:end if end >= 0 else len(line)]
-            if re.fullmatch(r"\s*\d+\s*", cell):
-                lines[row.line - 1] = line[:first] + " " * len(cell) + line[first + len(cell):]
-        text = "\n".join(lines)
-    return text
-
-
-def numbers(text: str) -> list[Number]:
-    """Numbers the numbers check verifies, in order. Ignored besides :func:`scrub`'s spans: years
-    (plain integers 1900–2100) and numbers glued to letters (``3rd``, ``2x``, ``top3``)."""
-    scrubbed = scrub(text)
-    out: list[Number] = []
-    line_starts = [0] + [i + 1 for i, ch in enumerate(scrubbed) if ch == "\n"]
-    for m in _NUMBER.finditer(scrubbed):
-        after = scrubbed[m.end():m.end() + 1]
-        if after and (after.isalnum() or after == "_"):
-            continue
-        raw_num = m.group("num")
-        value = float(raw_num.replace(",", ""))
-        suffix = (m.group("suffix") or "").strip().lower()
-        pct = suffix in ("%", "pp", "percent", "per cent") or suffix.startswith("percentage")
-        plain = not (m.group("sign") or m.group("cur") or suffix or "," in raw_num or "." in raw_num)
-        if plain and 1900 <= value <= 2100:
-            continue
-        value *= _MULTIPLIERS.get(suffix, 1.0)
-        sign = m.group("sign")
-        if sign in ("-", "−"):
-            value = -value
-        line = bisect.bisect_right(line_starts, m.start())
-        out.append(Number(value, bool(sign), pct, m.group(0).strip(), line))
-    return out
-
-
-def within(x: float, f: float) -> bool:
-    """The documented tolerance: relative 0.5% or absolute 0.01, whichever is larger."""
-    return abs(x - f) <= max(REL_TOL * abs(f), ABS_TOL) + 1e-9  # 1e-9: binary rounding of decimals
-
-
-# ---------------------------------------------------------------------------------------------
-# Ticker-like symbols
-# ---------------------------------------------------------------------------------------------
-
-_NOT_TICKER_WORDS = """
-BUY SELL TRIM HOLD REVIEW PASS FAIL PARTIAL BLOCKED OK NA TBD TODO FAQ NOTE NB PS WARNING
-SUMMARY FINDINGS ACTIONS ACTION NEXT STEPS SYMBOL AMOUNT REASON PRIORITY HIGH LOW MEDIUM MED URGENT
-AN AS AT BE BY DO GO IF IN IS IT NO OF ON OR SO TO UP US WE ALL AND ANY ARE BUT FOR NOT NOW OUT THE
-TOO YES NONE ONLY MUST NEVER WITH THIS THAT WHEN THEN ALSO VERY KEY NEW OLD TOP MAX MIN AVG PER VS
-USD EUR GBP JPY CHF CAD AUD CNY HKD SEK NOK DKK NZD SGD INR
-HHI PNL PL ETF ETFS CAGR YTD MTD QTD ROI ROE EPS PE NAV IPO FX CEO CFO CTO COO AI GDP SEC FED NYSE
-DJIA REIT ESG SMA EMA RSI MACD ATR VAR CVAR KPI BPS CSV JSON MD PDF ID IDS API URL UTC ISO TZ
-Q1 Q2 Q3 Q4 H1 H2 FY II III IV VI VII VIII IX XI XII INC CORP LTD PLC AG SE SA NV LLC CO
-UK EU USA EUROPE ASIA EM DM
-"""
-NOT_TICKERS = frozenset(_NOT_TICKER_WORDS.split())
-_TICKER = re.compile(r"(?<![\w.\-/])\$?([A-Z][A-Z0-9]{1,5}(?:\.[A-Z])?)(?![\w])")
-
-
-def ticker_tokens(text: str) -> list[tuple[str, int]]:
-    """``(token, line)`` for each upper-case, ticker-like word not in :data:`NOT_TICKERS`
-    (unresolved fact references are skipped)."""
-    text = FACT_REF.sub(lambda m: " " * len(m.group(0)), text)
-    out: list[tuple[str, int]] = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        for m in _TICKER.finditer(line):
-            token = m.group(1)
-            if token not in NOT_TICKERS and not token.isdigit():
-                out.append((token, n))
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

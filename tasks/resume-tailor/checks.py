@@ -2,14 +2,16 @@
 
 ``checks(ctx)`` returns one :class:`CheckResult` per check, in this order:
 
-``employers`` ``titles`` ``dates`` ``numbers`` ``degrees`` ``technologies`` ``entries`` — every
-claim of that kind in the artifact must be supported by the CV (``claims_checked``,
+``employers`` ``titles`` ``degrees`` ``entries`` — every entry of the artifact (role, degree,
+certification…) is one of the CV's, with the CV's employer, title and degree (``claims_checked``,
 ``claims_supported`` and ``unsupported`` are filled; severity ``error``); ``sections`` — the
 sections the job needs are present (error); ``keywords`` — job keywords the CV supports but the
 artifact leaves out (severity ``warning``: a hint, never a fabrication).
 
-What each check reads is described in ``resumelib/claims.py``; the rules for a faithful CV in
-``knowledge/source/grounding.md``.
+Figures, dates, durations, technologies, organisations and every other sentence are verified by
+the engine's claim ledger from this task's ``evidence.py`` (checks ``claims`` and
+``unverifiable``; unverifiable claims are errors here). What the entry checks read is described in
+``resumelib/claims.py``; the rules for a faithful CV in ``knowledge/source/grounding.md``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ _HINT = {
     "entries": "every entry must be one of the CV's entries; remove the invented ones",
 }
 _MAX_LISTED = 8
+ENTRY_CHECKS = ("employers", "titles", "degrees", "entries")  # the ledger verifies figures, dates, tech
 
 
 def load_lib(name: str) -> ModuleType:
@@ -94,10 +97,10 @@ def checks(ctx: CheckContext) -> list[CheckResult]:
     analysis = claims_mod.analyse(ctx.artifact or "", model)
     summary = claims_mod.summary_for(model)
     by_check = claims_mod.grouped(analysis)
-    results = [_claim_result(name, by_check[name], summary) for name in claims_mod.CHECK_NAMES]
+    results = [_claim_result(name, by_check[name], summary) for name in ENTRY_CHECKS]
 
     if not any(e.cls == "experience" for e in analysis.entries):
-        entries = results[claims_mod.CHECK_NAMES.index("entries")]
+        entries = results[ENTRY_CHECKS.index("entries")]
         entries.ok = False
         entries.detail = (
             "no experience entries found: list the CV's roles under an '## Experience' heading "

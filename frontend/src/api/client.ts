@@ -16,6 +16,11 @@ export type TaskList = Schemas["TaskList"];
 export type RunEvent = Schemas["RunEventOut"];
 export type RunLevelEvent = Schemas["RunLevelEventOut"];
 export type Health = Schemas["Health"];
+export type Ledger = Schemas["LedgerOut"];
+export type Claim = Schemas["ClaimOut"];
+export type ClaimFinding = Schemas["ClaimFinding"];
+export type CheckIn = Schemas["CheckIn"];
+export type DocumentReport = Schemas["DocumentReportOut"];
 export type RunFilters = NonNullable<paths["/api/runs"]["get"]["parameters"]["query"]>;
 
 export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
@@ -74,6 +79,7 @@ export const getRun = (runId: string) => unwrap(api.GET("/api/runs/{run_id}", { 
 export const startRun = (body: Schemas["RunCreate"]) => unwrap(api.POST("/api/runs", { body }));
 export const cancelRun = (runId: string) =>
   unwrap(api.POST("/api/runs/{run_id}/cancel", { params: { path: { run_id: runId } }, body: {} }));
+export const checkDocument = (body: CheckIn) => unwrap(api.POST("/api/check", { body }));
 export const login = (token: string) => unwrap(api.POST("/api/login", { body: { token } }));
 export const logout = () => unwrap(api.POST("/api/logout", { body: {} }));
 

@@ -25,6 +25,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a document
+         * @description Split the document into claims (sentences, bullets, table rows, headings) and give each a
+         *     status against the task's prepared facts: ``supported``, ``contradicted``, ``unverifiable`` or
+         *     ``none`` (nothing factual), with the findings and evidence ids behind it. Only tasks with an
+         *     ``evidence.py`` can be checked; a user error answers 422 with a one-line ``detail``.
+         */
+        post: operations["post_check_api_check_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -225,7 +248,8 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Tasks with title, description, artifact kind and whether their inputs need preparing.
+         * @description Tasks with title, description, artifact kind, whether their inputs need preparing and whether
+         *     their documents can be checked (``has_evidence``).
          */
         get: operations["get_tasks_api_tasks_get"];
         put?: never;
@@ -314,6 +338,31 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * CheckIn
+         * @description Body of ``POST /api/check``: a Markdown document to verify against ``task``'s evidence.
+         *
+         *     ``vars`` are the task's template values (as for a run: files relative to the project only).
+         */
+        CheckIn: {
+            /**
+             * Name
+             * @description a file name for messages
+             * @default document.md
+             */
+            name: string;
+            /** Task */
+            task: string;
+            /**
+             * Text
+             * @description the Markdown document
+             */
+            text: string;
+            /** Vars */
+            vars?: {
+                [key: string]: string;
+            };
+        };
         /** Chunk */
         Chunk: {
             /** Heading */
@@ -327,6 +376,53 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** ClaimFinding */
+        ClaimFinding: {
+            /** Evidence */
+            evidence: string[];
+            /** Kind */
+            kind: string | null;
+            /** Note */
+            note: string | null;
+            /** Status */
+            status: string | null;
+            /** Text */
+            text: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ClaimOut
+         * @description One claim of the artifact: ``start``/``end`` are character offsets in the checked artifact.
+         */
+        ClaimOut: {
+            /** End */
+            end: number;
+            /** Entities */
+            entities: string[];
+            /** Findings */
+            findings: components["schemas"]["ClaimFinding"][];
+            /** Id */
+            id: number;
+            /** Judge */
+            judge: {
+                [key: string]: unknown;
+            } | null;
+            /** Kind */
+            kind: string | null;
+            /** Line */
+            line: number;
+            /** Section */
+            section: string | null;
+            /** Start */
+            start: number;
+            /** Status */
+            status: string;
+            /** Text */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** Cycle */
         Cycle: {
             /** Checks */
@@ -337,6 +433,7 @@ export interface components {
             index: number;
             /** Kind */
             kind: string | null;
+            ledger: components["schemas"]["LedgerOut"] | null;
             /** Messages */
             messages: components["schemas"]["Message"][];
             /** Retrievals */
@@ -353,6 +450,48 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * DocumentReportOut
+         * @description The claim ledger of a checked document; claim offsets are into the document as checked (fact
+         *     references rendered).
+         */
+        DocumentReportOut: {
+            /** Claims */
+            claims: components["schemas"]["ClaimOut"][];
+            /**
+             * Contradicted
+             * @default 0
+             */
+            contradicted: number;
+            /**
+             * Factual
+             * @default 0
+             */
+            factual: number;
+            /** File */
+            file: string;
+            /**
+             * Grounding
+             * @description supported / factual claims; None without any
+             */
+            grounding: number | null;
+            /**
+             * Policy
+             * @description what an unverifiable claim is: warning | error
+             * @default warning
+             */
+            policy: string;
+            /**
+             * Supported
+             * @default 0
+             */
+            supported: number;
+            /**
+             * Unverifiable
+             * @default 0
+             */
+            unverifiable: number;
+        };
+        /**
          * Empty
          * @description An empty JSON object: the body of state changes that need no parameters (send ``{}``).
          */
@@ -366,12 +505,16 @@ export interface components {
         GroundingOut: {
             /** Checked */
             checked: number | null;
+            /** Contradicted */
+            contradicted: number | null;
             /** Score */
             score: number | null;
             /** Supported */
             supported: number | null;
             /** Unsupported */
             unsupported: unknown[];
+            /** Unverifiable */
+            unverifiable: number | null;
         } & {
             [key: string]: unknown;
         };
@@ -404,6 +547,32 @@ export interface components {
             status: "ok";
             /** Version */
             version: string;
+        };
+        /**
+         * LedgerOut
+         * @description The claim ledger of an artifact (a cycle's, or the final one).
+         */
+        LedgerOut: {
+            /** Claims */
+            claims: components["schemas"]["ClaimOut"][];
+            /** Contradicted */
+            contradicted: number | null;
+            /** Factual */
+            factual: number | null;
+            /** Grounding */
+            grounding: number | null;
+            /** Phase */
+            phase: string | null;
+            /** Policy */
+            policy: string | null;
+            /** Seq */
+            seq: number | null;
+            /** Supported */
+            supported: number | null;
+            /** Unverifiable */
+            unverifiable: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /** LoginIn */
         LoginIn: {
@@ -657,6 +826,11 @@ export interface components {
              */
             error: string | null;
             /**
+             * Has Evidence
+             * @description the task has an evidence.py: its documents can be checked claim by claim (POST /api/check)
+             */
+            has_evidence: boolean;
+            /**
              * Has Prepare
              * @description the task has a prepare hook (facts from inputs)
              */
@@ -736,6 +910,7 @@ export interface components {
              * @default 0
              */
             last_seq: number;
+            ledger: components["schemas"]["LedgerOut"] | null;
             /** Limit */
             limit: string | null;
             /** Limits */
@@ -859,6 +1034,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthState"];
+                };
+            };
+        };
+    };
+    post_check_api_check_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentReportOut"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description unknown task, a task without evidence, bad inputs or vars, an empty or too large document */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };

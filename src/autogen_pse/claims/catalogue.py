@@ -18,7 +18,7 @@ from .lexicon import phrase_regex
 _TICKER_CONTEXT = re.compile(
     r"(?:\$(?P<a>[A-Z]{2,5})\b|\((?P<b>[A-Z]{2,5})\)|\b(?P<c>[A-Z]{2,5})\s+(?:shares|stock|stake|position|holding)\b"
     r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b)")
-_CAP_RUN = re.compile(r"\b(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z]{2,6})(?:[ \t](?:&[ \t])?(?:[A-Z][a-z0-9]+|[A-Z]{2,6}|"
+_CAP_RUN = re.compile(r"\b(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9]+\b)(?:[ \t](?:&[ \t])?(?:[A-Z][a-z0-9]+|[A-Z][A-Z0-9]+\b|"
                       r"of|and|de|la|for))*(?:[ \t](?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?")
 _ORG_SUFFIX = re.compile(r"\b(?:Inc|Ltd|LLC|GmbH|PLC|plc|Corp|Corporation|Limited|Group|Bank|Capital|Partners|"
                          r"Technologies|Systems|Labs|Software)\b\.?")
@@ -109,7 +109,7 @@ def unknown_names(text: str, catalogue: Catalogue, known: frozenset[str], taken:
     for m in _TICKER_CONTEXT.finditer(text):
         sym = next(g for g in m.groups() if g)
         s = m.start(sym and next(k for k in "abcd" if m.group(k)))
-        if sym in GENERIC_ABBREVIATIONS or catalogue.knows(sym) or not free(s, s + len(sym)):
+        if sym in GENERIC_ABBREVIATIONS or catalogue.knows(sym) or sym.lower() in known or not free(s, s + len(sym)):
             continue
         out.append(Mention("?ticker", s, s + len(sym), sym))
         taken = [*taken, (s, s + len(sym))]

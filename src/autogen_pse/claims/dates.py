@@ -21,6 +21,7 @@ _PATTERNS = [
     re.compile(rf"\b{_MON}\s*'?,?\s*(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
     re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-\d)"),
+    re.compile(r"(?<=\()['’](?P<yy>\d\d)(?=\))"),
     re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"(?<![\w.,$€£-])(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),

@@ -22,6 +22,7 @@ class Entity(BaseModel):
     names: list[str] = Field(default_factory=list)
     symbols: list[str] = Field(default_factory=list)
     subject: bool = True  # part of what the artifact is about (a holding, an employer, a degree)
+    in_sources: bool = True  # False: a known name (a technology of a vocabulary) that no source supports
 
 
 class Metric(BaseModel):
@@ -76,6 +77,7 @@ class Duration(BaseModel):
     years: float
     display: str = ""
     words: list[str] = Field(default_factory=list)  # "held", "experience" …: what the duration is of
+    open_ended: bool = False  # still running ("Mar 2020 – Present"): ``years`` is a lower bound
 
 
 class Flag(BaseModel):
@@ -123,6 +125,7 @@ class Evidence(BaseModel):
     vocabulary: list[str] = Field(default_factory=list)  # domain words a faithful artifact may use freely
     claim_words: list[str] = Field(default_factory=list)  # words that make a sentence a factual claim
     unverifiable: Literal["warning", "error"] = "warning"  # policy for claims no evidence covers
+    unranked_superlatives: bool = False  # True: a superlative no ranking decides is unverifiable
     subject_words: list[str] = Field(default_factory=list)  # "position", "stake": an org named with them
     # is presented as part of the subject
 

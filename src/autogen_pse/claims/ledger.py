@@ -26,8 +26,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     last_paragraph, last_entities = -1, []
     for n, unit in enumerate(split_units(artifact), start=1):
         scope = _context_entities(unit, verifier)
-        if unit.paragraph == last_paragraph and last_entities:
-            scope = [*scope, *last_entities[-1:]]
+        carried = last_entities if unit.paragraph == last_paragraph else []
         claim = Claim(id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind,
                       section=unit.section)
         row, columns = None, []
@@ -41,20 +40,21 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
                 text += " | " if text else ""
                 columns.append((name, len(text), len(text) + len(c)))
                 text += c
-            mentions = verifier.catalogue.find(row.get("symbol", "") or text)
-            scope = [m.entity for m in mentions[:1]] or scope
+            owners = verifier.owner_mentions(row.get("symbol", "") or text)
+            scope = owners[:1] or scope
         else:
             text = unit.text
         if unit.kind == "heading" and not re.search(r"\d", text):
             claim.entities = [m.entity for m in verifier.catalogue.find(text)]
         else:
-            verifier.verify(claim, text, scope, row=row, columns=columns if unit.kind == "row" else None)
+            verifier.verify(claim, text, scope, row=row, columns=columns if unit.kind == "row" else None,
+                            carried=[e for e in carried if e not in scope])
         claims.append(claim)
         if unit.paragraph != last_paragraph:
             last_paragraph, last_entities = unit.paragraph, []
-        own = [m.entity for m in verifier.catalogue.find(unit.text)]
-        if own:
-            last_entities = own
+        own = verifier.owner_mentions(unit.text)
+        if own:  # the paragraph's entities so far, the most recent last
+            last_entities = [e for e in last_entities if e not in own] + list(dict.fromkeys(own))
         elif not last_entities and scope:
             last_entities = scope[-1:]
     return Ledger(claims=claims, policy=verifier.ev.unverifiable)
@@ -63,9 +63,9 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
 def _context_entities(unit: Unit, verifier: Verifier) -> list[str]:
     out: list[str] = []
     for ctx in unit.context:
-        found = verifier.catalogue.find(ctx)
+        found = verifier.owner_mentions(ctx)
         if found:
-            out.append(found[0].entity)
+            out.append(found[0])
     return out
 
 

@@ -58,6 +58,8 @@ on once only or other our ours ourselves out over own same she should so some su
 them themselves then there these they this those through to too under until up very was we were what when where
 which while who whom why will with would you your yours yourself yourselves per via vs versus one two three
 four five six seven eight nine ten etc s t re ve ll d m o y also still yet already however though although whose
+i've i'm i'd i'll we've we're we'd we'll you've you're they're they've it's that's there's here's what's don't
+doesn't didn't isn't aren't wasn't weren't won't can't couldn't shouldn't wouldn't haven't hasn't hadn't
 its it's let us may might must shall upon within without across around among amongst toward towards onto
 """.split())
 
@@ -81,6 +83,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'’&-]*[A-Za-z]|[A-Za-z]")
 def content_words(text: str) -> list[tuple[str, int, int]]:
     """``(word, start, end)`` of every word that is not a stop word (hyphenated words split)."""
     out = []
+    text = text.replace("’", "'")
     for m in WORD.finditer(text):
         for part in re.finditer(r"[A-Za-z][A-Za-z'’&]*", m.group(0)):
             w = part.group(0).strip("'’")

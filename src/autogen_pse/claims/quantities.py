@@ -44,7 +44,7 @@ _FRACTIONS.update({f"{n}{sep}{d}": nv / dv for n, nv in _NUMERATORS.items() for 
                    for sep in (" ", "-") if nv < dv})
 _FRACTION_RE = re.compile(
     r"\b(" + "|".join(sorted((re.escape(k) for k in _FRACTIONS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
-_MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5, "halved": 0.5}
+_MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5}
 _MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
 _DOZEN_RE = re.compile(r"\b(?:a|one)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
 
@@ -53,7 +53,7 @@ _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion)\b)?"
 _AFTER = (r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
           r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
-          r"|[\s-](?:days?|d|months?|years?|yrs?|hours?|hrs?|minutes?|mins?|weeks?)\b"
+          r"|[\s-](?:days?|d|months?|years?|yrs?|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
           r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?")
 _DIGITS = re.compile(
     rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=\s?(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}")
@@ -77,7 +77,7 @@ _HEDGE_RE = re.compile(
 
 _TIME_UNITS = {"day": "days", "days": "days", "d": "days", "week": "weeks", "weeks": "weeks", "month": "months",
                "months": "months", "year": "years", "years": "years", "yr": "years", "yrs": "years",
-               "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours", "minute": "minutes",
+               "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours", "h": "hours", "minute": "minutes",
                "minutes": "minutes", "min": "minutes", "mins": "minutes"}
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
            "billion": 1e9}
@@ -133,7 +133,10 @@ def _unit_from_after(after: str, cur: str) -> tuple[Unit, float]:
         return "pct", 0.01
     if a in ("x", "×", "fold", "times"):
         return "multiple", 1.0
-    return _TIME_UNITS.get(a, "count"), 1.0
+    unit = _TIME_UNITS.get(a, "count")
+    if unit == "hours":
+        return "minutes", 60.0  # process times compare in one unit: "24 hours" is 1,440 minutes
+    return unit, 1.0
 
 
 @lru_cache(maxsize=4096)
@@ -198,6 +201,11 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), value * MULTIPLE_REL, hedge,
                      kind="multiple"))
 
+    for m in re.finditer(r"\bhalved\b", text, re.IGNORECASE):  # "halved p95 latency": down 50 %
+        if not _overlaps(taken, m.start(), m.end()):
+            hedge, _h = _hedge_before(text, m.start())
+            add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))
+
     for m in _DOZEN_RE.finditer(text):
         if _overlaps(taken, m.start(), m.end()):
             continue
@@ -253,11 +261,19 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
 
 
 def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
-    """"47 and 48 %", "15–20 %": a bare figure joined to the next one takes that one's unit."""
+    """"47 and 48 %", "15–20 %": a bare figure joined to the next one takes that one's unit;
+    "six minutes instead of forty-five": one joined to the previous one takes that one's."""
     out = list(qs)
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if b.unit == "count" and a.unit in ("minutes", "days", "years") and re.fullmatch(
+                r"\s*(?:instead of|rather than|from|down from|up from|compared with|vs\.?|versus)\s*",
+                text[a.end:b.start], re.IGNORECASE):
+            scale = 60.0 if a.unit == "minutes" and re.search(r"\bhours?\b", text[b.end:b.end + 8]) else 1.0
+            out[i] = Quantity(b.value * scale, a.unit, b.text, b.start, b.end, b.tol * scale, b.hedge, b.sign, b.kind)
     for i in range(len(out) - 2, -1, -1):
         a, b = out[i], out[i + 1]
-        if a.unit == "count" and a.kind == "digits" and b.unit in ("pct", "money") and re.fullmatch(
+        if a.unit == "count" and a.kind in ("digits", "words") and b.unit in ("pct", "money", "minutes", "hours") and re.fullmatch(
                 r"\s*(?:and|to|or|-|–|/)\s*", text[a.end:b.start]):
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
     return out

@@ -16,6 +16,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|\d{1,2}[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
+_BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
     r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca)\.|\b[A-Z]\.)$")
@@ -91,17 +92,21 @@ def split_units(text: str) -> list[Unit]:
     prev_blank = True
     para_lines: list[int] = []
 
+    lead_line = ""  # the paragraph right before a list ("**Title**, Employer (dates)") is its entry head
+
     def flush_paragraph() -> None:
-        nonlocal para_lines, paragraph
+        nonlocal para_lines, paragraph, lead_line
         if not para_lines:
             return
         first, last = para_lines[0], para_lines[-1]
+        lead_line = lines[last].strip()
         start = offsets[first]
         chunk = text[start:offsets[last] + len(lines[last])]
         paragraph += 1
         ctx = [t for _l, t in headings]
         for sent, s, e in _sentences(chunk.replace("\n", " "), start):
-            units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, "sentence", section, ctx, paragraph=paragraph))
+            kind = "heading" if _BOLD_ONLY.fullmatch(sent) else "sentence"  # "**Core strengths**" is a heading
+            units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, kind, section, ctx, paragraph=paragraph))
         para_lines = []
 
     for i, line in enumerate(lines):
@@ -135,6 +140,7 @@ def split_units(text: str) -> list[Unit]:
         h = _HEADING.match(line)
         if h:
             flush_paragraph()
+            lead_line = ""
             level, title = len(h.group(1)), h.group(2)
             headings = [(lv, t) for lv, t in headings if lv < level] + [(level, title)]
             if level <= 2:
@@ -167,7 +173,8 @@ def split_units(text: str) -> list[Unit]:
             body = line[body_start:]
             bullets = [(ind, t) for ind, t in bullets if ind < indent]
             lead = _BOLD_LEAD.match(body)
-            ctx = [t for _l, t in headings] + [t for _i, t in bullets]
+            ctx = [t for _l, t in headings] + ([lead_line] if lead_line and indent == 0 else []) + [
+                t for _i, t in bullets]
             paragraph += 1
             for sent, s, e in _sentences(body, base + body_start):
                 units.append(Unit(sent, s, e, i + 1, "bullet", section, list(ctx), paragraph=paragraph))

@@ -62,15 +62,27 @@ _PAREN = re.compile(r"\([^()]*\)|\s[—–]\s[^—–]{1,60}\s[—–]\s")
 _HYPOTHETICAL = re.compile(r"\b(?:if it were|were it|would have|would be at|evenly|equal-weight|equally weighted|"
                            r"hypothetical|suppose|imagine|for example|e\.g\.)", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
+_SUPERLATIVE = re.compile(
+    r"\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|of\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
+    r"greatest|best|top-rated|top-performing|highest-traffic|highest-volume|first|only|sole|No\.?\s*1|number one)"
+    r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones)\b)[A-Za-z-]+",
+    re.IGNORECASE)
+_NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+million billion dozen half third thirds quarter quarters fifth fifths tenth tenths""".split())
 _OBJECT_WORDS = {"position", "stake", "holding", "shares", "stock", "it", "them", "exposure", "units", "name",
                  "allocation", "weight", "some", "more", "part", "all", "half"}
 _AFTER_GAP = re.compile(r"[\s:=(]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
-_CHAIN = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|and|or)\s*(?:for\s+\S+\s+)?", re.IGNORECASE)
+_COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
+_CHAIN = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|and|or|to|→|->|down to|up to|(?:,\s*)?now|"
+                    r"instead of|rather than|from|down from|up from|(?:,\s*)?(?:down|up) from)\s*"
+                    r"(?:for\s+\S+\s+)?", re.IGNORECASE)
 _GLOBAL_NEAR = re.compile(r"\b(?:portfolio|book|overall|in aggregate|aggregate|in total|total|whole|combined)\b",
                           re.IGNORECASE)
 _TOP_N = re.compile(r"\btop[\s-]*(?:\d|one|two|three|four|five)\b|\b(?:\d|two|three|four|five)\s+(?:largest|biggest)\b",
                     re.IGNORECASE)
-_MARKERS = re.compile(r"^\s*(?:#{1,6}\s*)?\d{1,2}[.)](?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+")
+_MARKERS = re.compile(r"^\s*(?:#{1,6}\s*)?\d{1,2}[.)](?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
+                      r"|\b[\w.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\+?\d[\d ().-]{7,}\d")
 
 
 @dataclass
@@ -117,19 +129,28 @@ class Verifier:
         self.facts_by_entity: dict[str | None, list[FactValue]] = {}
         for f in evidence.facts:
             self.facts_by_entity.setdefault(f.entity, []).append(f)
+        self.owners = {f.entity for f in evidence.facts} | {d.entity for d in evidence.dates} | {
+            d.entity for d in evidence.durations} | set(evidence.allowed)
 
     # --- the unit ----------------------------------------------------------------------------
 
     def verify(self, claim: Claim, text: str, scope: list[str], *, row: dict[str, str] | None = None,
-               columns: list[tuple[str, int, int]] | None = None) -> Claim:
-        """Fill ``claim`` (status, entities, findings) from ``text``; ``scope`` are the unit's
-        context entities, ``row`` the header→cell map of a table row and ``columns`` where each
-        cell's text is in ``text``."""
-        mentions = self.catalogue.find(text)
-        entities = list(dict.fromkeys(m.entity for m in mentions)) or list(scope)
-        claim.entities = entities
-        advice = bool(ADVICE.search(text) or IMPERATIVE_START.search(text) or text.rstrip().endswith("?"))
-        skip = name_spans(text) + [(m.start(), m.end()) for m in _MARKERS.finditer(text)]
+               columns: list[tuple[str, int, int]] | None = None, carried: list[str] | None = None) -> Claim:
+        """Fill ``claim`` (status, entities, findings) from ``text``. ``scope``: the entities its
+        context names (heading, entry, table row, bullet lead-in); ``carried``: the entity of the
+        previous sentence of the paragraph (a weaker guess); ``row``: the header→cell map of a table
+        row and ``columns`` where each cell's text is in ``text``."""
+        carried = carried or []
+        scope = [*scope, *carried]
+        markers = [(m.start(), m.end()) for m in _MARKERS.finditer(text)]
+        found = [m for m in self.catalogue.find(text) if not any(a <= m.start < b for a, b in markers)]
+        claim.entities = list(dict.fromkeys(m.entity for m in found)) or list(scope)
+        mentions = [m for m in found if m.entity in self.owners]  # what figures, dates and actions can be about
+        plain = text
+        for d in find_dates(text):  # "May 2017" is not the modal "may"
+            plain = plain[:d.start] + " " * (d.end - d.start) + plain[d.end:]
+        advice = bool(ADVICE.search(plain) or IMPERATIVE_START.search(plain) or text.rstrip().endswith("?"))
+        skip = name_spans(text) + markers
         skip += [(m.start(), m.end()) for m in _TOP_N.finditer(text)]
         dates = find_dates(text)
         skip += [(d.start, d.end) for d in dates]
@@ -153,6 +174,11 @@ class Verifier:
             others: list[str | None] = []
             if i not in bindings and (not mentions or _GLOBAL_NEAR.search(text) or all(m.start > q.end for m in mentions)):
                 others.append(None)  # a sentence naming no entity, or speaking of the whole, may be portfolio-level
+            if not mentions and entity in carried:
+                others += [e for e in carried if e != entity]  # guessed from the paragraph: any it names
+            named_before = list(dict.fromkeys(m.entity for m in mentions if m.end <= q.start))
+            if len({m.entity for m in mentions}) > 1:
+                others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
             header_metrics = [m for _s, _e, m in self._metric_spans(column)
                               if any(u in _quantity_units(q) for u in m.units)] if column else []
@@ -166,12 +192,56 @@ class Verifier:
         findings += self._dates(text, dates, mentions, scope, advice)
         if not quantities:
             findings += self._directions(text, mentions, scope, advice)
-        findings += self._names(text, mentions, skip, advice)
+        findings += self._names(text, found, skip, advice)
+        for m in found:
+            entity = self.ev.entity(m.entity)
+            if entity is not None and not entity.in_sources:
+                findings.append(Finding(kind="entity", text=m.text, status=Status.CONTRADICTED,
+                                        note=f"{m.text} is in no source ({entity.kind})"))
         if not advice and not any(f.status is Status.CONTRADICTED for f in findings):
-            findings += self._statement(text, mentions, scope, findings)
+            findings += self._statement(text, found, skip + [(q.start, q.end) for q in quantities])
+            if self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings):
+                findings += self._superlatives(text)
         claim.findings = findings
         claim.status = _status(findings)
         return claim
+
+    def owner_mentions(self, text: str) -> list[str]:
+        """Entities named in ``text`` that facts, dates or rules are about (not mere vocabulary)."""
+        return [m.entity for m in self.catalogue.find(text) if m.entity in self.owners]
+
+    def source_figures(self, text: str, entity: str | None, prefix: str) -> list[FactValue]:
+        """The figures of a source sentence as facts of ``entity``, read the way an artifact's are:
+        the metric named beside each (the second of "from A to B" takes the first's), its direction
+        ("cut", "raised") and its place in "from A to B" — plus the ratio and the change of such a pair."""
+        qs = find_quantities(text, name_spans(text) + [(d.start, d.end) for d in find_dates(text)])
+        spans = self._metric_spans(text)
+        out: list[FactValue] = []
+        for n, q in enumerate(qs, 1):
+            if q.unit in ("years", "months", "weeks") and entity is not None:
+                continue
+            metrics = self._metrics_for(text, q, spans, qs)
+            pair = _pair_role(text, q)
+            direction = self._direction_near(text, q, qs)
+            if pair == "to" and out and out[-1].pair == "from":
+                metrics = metrics or [m for m in self.ev.metrics if m.name == out[-1].metric]
+                direction = direction or out[-1].direction
+            unit = "units" if q.unit == "count" and _UNIT_NOUNS.match(text[q.end:]) else q.unit
+            fact = FactValue(id=f"{prefix}.n{n}", entity=entity, metric=metrics[0].name if metrics else "",
+                             value=q.value, unit=unit, display=q.text, direction=direction, pair=pair, source=text)
+            if pair == "to" and out and out[-1].pair == "from" and out[-1].unit == unit and out[-1].value:
+                start = out[-1]
+                if not start.direction:
+                    start.direction = direction or (1 if q.value > start.value else -1)
+                fact.direction = start.direction
+                ratio = max(q.value, start.value) / max(min(q.value, start.value), 1e-9)
+                change = abs(q.value - start.value) / start.value * 100
+                out.append(FactValue(id=f"{fact.id}.ratio", entity=entity, metric=fact.metric, value=ratio,
+                                     unit="multiple", display=f"{ratio:.2f}x", source=text))
+                out.append(FactValue(id=f"{fact.id}.change", entity=entity, metric=fact.metric, value=change,
+                                     unit="pct", display=f"{change:.1f}%", direction=start.direction, source=text))
+            out.append(fact)
+        return out
 
     # --- binding ----------------------------------------------------------------------------
 
@@ -321,7 +391,10 @@ class Verifier:
                     continue
                 found.append((len(gap), metric))
             elif s >= q.end:
-                if not _AFTER_GAP.fullmatch(text[q.end:s]) or _NEXT_FIGURE.match(text, e):
+                gap_ok = _AFTER_GAP.fullmatch(text[q.end:s]) or (
+                    q.kind in ("multiple", "fraction") and re.fullmatch(r"\s*(?:the\s+|its\s+|our\s+)?(?:[\w'’-]+\s+){0,2}",
+                                                                       text[q.end:s]))
+                if not gap_ok or _NEXT_FIGURE.match(text, e):
                     continue
                 found.append((len(text[q.end:s]) + 1, metric))
         for metric in self.ev.metrics:  # words that name a metric only right after a figure ("half the book")
@@ -391,8 +464,10 @@ class Verifier:
             and _CHAIN.fullmatch(_PAREN.sub("", text[prev[0].end:q.start])) is not None
         if chained and prev is not None:
             metrics = prev[1]
-            pools = [[f for f in self.ev.facts if f.metric == (m.same_as or m.name) and f.unit in compatible]
+            pools = [self._pool(e, m, compatible, direction, anywhere=entity is None) for e in [entity, *others]
                      for m in metrics]
+            pools += [[f for f in self.ev.facts if f.metric == (m.same_as or m.name) and f.unit in compatible]
+                      for m in metrics]
         else:
             pools = [self._pool(e, m, compatible, direction, anywhere=entity is None) for e in [entity, *others]
                      for m in metrics]
@@ -401,12 +476,19 @@ class Verifier:
         lo = max((c.end() for c in _STRONG.finditer(text, 0, q.start)), default=0)
         hi = min((c.start() for c in _STRONG.finditer(text, q.end)), default=len(text))
         group = {m.entity for m in mentions if lo <= m.start < hi}
-        if len(group) > 1 and (_TOGETHER_ANY.search(text, lo, hi) or self._listed_before(text, q, mentions)):
+        together = _TOGETHER_ANY.search(text, lo, hi)
+        if together and len(group) < 2 and len(set(others) - {None}) + (entity is not None) > 1:
+            group = {e for e in [entity, *others] if e is not None}  # "together they …": the paragraph's
+        if len(group) > 1 and (together or self._listed_before(text, q, mentions)):
             pools.append(self._sums(group, metrics, compatible))
+        pair = _pair_role(text, q)
         for pool in pools:
-            hits = [f for f in pool if matches(q, f.value)]
+            hits = [f for f in pool if matches(q, f.value * (f.direction or 1) if q.sign else f.value)]
             if hits:
-                return self._supported(q, hits, direction), metrics
+                return self._supported(q, hits, direction, pair), metrics
+        if chained and prev is not None and _COMPARATOR.fullmatch(_PAREN.sub("", text[prev[0].end:q.start])):
+            return Finding(kind="figure", text=q.text, status=Status.NONE,
+                           note=f"{q.text}: a point of comparison, matched by no fact"), metrics
         if not metrics and not direction and (bare or entity is None):
             # what a bare number (or a figure about nothing named) measures is unknown: not checkable
             status = Status.UNVERIFIABLE if entity is None and not bare else Status.NONE
@@ -479,13 +561,17 @@ class Verifier:
             pool = [f for f in self.ev.facts if f.unit in compatible]
         return pool
 
-    def _supported(self, q: Quantity, hits: list[FactValue], direction: int) -> Finding:
+    def _supported(self, q: Quantity, hits: list[FactValue], direction: int, pair: str = "") -> Finding:
         wrong_way = [f for f in hits if direction and self._sign_of(f) and self._sign_of(f) != direction]
         if wrong_way and len(wrong_way) == len(hits):
             f = wrong_way[0]
             word = "a loss" if self._sign_of(f) < 0 else "a gain"
             return Finding(kind="direction", text=q.text, status=Status.CONTRADICTED, evidence=[f.id],
                            note=f"{f.id} is {f.shown()}: {word}, not the direction written")
+        if pair and all(h.pair and h.pair != pair for h in hits):
+            return Finding(kind="direction", text=q.text, status=Status.CONTRADICTED, evidence=[hits[0].id],
+                           note=f"the source has {hits[0].shown()} as the '{hits[0].pair}' figure: "
+                                f"“{hits[0].source or hits[0].id}”")
         return Finding(kind="figure", text=q.text, status=Status.SUPPORTED, evidence=[h.id for h in hits[:3]],
                        note=f"{hits[0].id} = {hits[0].shown()}")
 
@@ -511,11 +597,13 @@ class Verifier:
         own = [d for d in self.ev.durations if entity and d.entity == entity]
         worded = [d for d in self.ev.durations if d.words and any(
             re.search(rf"\b{re.escape(w)}", text, re.IGNORECASE) for w in d.words)]
-        pool = own + [d for d in worded if d not in own] or [d for d in self.ev.durations if d.entity is None]
+        pool = own + [d for d in worded if d not in own]
+        pool += [d for d in self.ev.durations if d.entity is None and d not in pool]
         if not pool:
             return Finding(kind="duration", text=q.text, status=Status.NONE)
         scaled = Quantity(years, "years", q.text, q.start, q.end, q.tol / per_year, q.hedge, q.sign, q.kind)
         ok = [d for d in pool if (q.hedge == "over" and d.years >= years - scaled.tol)
+              or (d.open_ended and years >= d.years - 0.5 and q.hedge not in ("under", "nearly"))
               or (completed_years(scaled, d.years) if q.unit == "years" else matches(scaled, d.years))]
         if ok:
             return Finding(kind="duration", text=q.text, status=Status.SUPPORTED, evidence=[d.id for d in ok[:2]],
@@ -747,7 +835,10 @@ class Verifier:
             if as_of and d.value[:len(as_of)] > as_of[:len(d.value)]:
                 continue  # a date after the valuation date is a plan, not a fact
             entity = self._entity_for(text, d.start, mentions, scope)
-            pool = [x for x in self.ev.dates if x.entity == entity] if entity else []
+            lo = max((c.end() for c in _STRONG.finditer(text, 0, d.start)), default=0)
+            hi = min((c.start() for c in _STRONG.finditer(text, d.end)), default=len(text))
+            near = {m.entity for m in mentions if lo <= m.start < hi} | {entity}
+            pool = [x for x in self.ev.dates if x.entity in near] if entity else []
             if not pool:
                 pool = [x for x in self.ev.dates if x.entity is None]
             if not pool:
@@ -778,29 +869,48 @@ class Verifier:
                                                                        if subject else "")))
         return out
 
-    def _statement(self, text: str, mentions: list[Mention], scope: list[str], findings: list[Finding]) -> list[Finding]:
+    def _statement(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]]) -> list[Finding]:
         """A factual statement whose content words no source or vocabulary explains: a claim word
-        ("announced", "dividend") or a proper noun; under the ``error`` policy also a sentence about
-        an entity whose content words are mostly unexplained."""
-        taken = [(m.start, m.end) for m in mentions]
-        words = [(w, s, e) for w, s, e in content_words(text) if not any(a <= s < b for a, b in taken)]
-        if not words:
-            return []
-        unexplained = [(w, s) for w, s, _e in words if stem(w) not in self.vocab and not self.catalogue.knows(w)]
+        ("announced", "dividend", "award") or a proper noun that no source names."""
+        taken = [(m.start, m.end) for m in mentions] + skip
+        words = [(w, s) for w, s, _e in content_words(text) if not any(a <= s < b for a, b in taken)]
+        unexplained = [(w, s) for w, s in words if stem(w) not in self.vocab and not self.catalogue.knows(w)
+                       and w.lower() not in _NUMBER_WORDS]
         if not unexplained:
             return []
         strong = [w for w, _s in unexplained if self.claim_words and self.claim_words.fullmatch(w)]
-        proper = [w for w, s in unexplained if w[:1].isupper() and w.upper() not in _ABBREVIATIONS
+        proper = [w for w, s in unexplained if w[:1].isupper() and len(w) > 2 and w.upper() not in _ABBREVIATIONS
                   and w not in _STOP_CAPS and not _INITIAL.search(text[:s])]
-        names = [w for w, _s in unexplained]
-        about = mentions or scope
-        ratio_rule = self.ev.unverifiable == "error" and bool(about) and len(names) >= 2 \
-            and len(names) / len(words) >= 0.34
-        if strong or proper or ratio_rule:
-            shown = ", ".join(dict.fromkeys(strong + proper or names))
-            return [Finding(kind="statement", text=shown, status=Status.UNVERIFIABLE,
-                            note=f"no source supports: {shown}")]
-        return []
+        out = []
+        if strong or proper:
+            shown = ", ".join(dict.fromkeys(strong + proper))
+            out.append(Finding(kind="statement", text=shown, status=Status.UNVERIFIABLE,
+                               note=f"no source supports: {shown}"))
+        return out
+
+    def _superlatives(self, text: str) -> list[Finding]:
+        """A superlative ("the most senior engineer", "the largest migration") that no source states
+        and no ranking of facts decides."""
+        out = []
+        for m in _SUPERLATIVE.finditer(text):
+            phrase = " ".join(m.group(0).lower().split())
+            if any(phrase in " ".join(s.text.lower().split()) for s in self.ev.sources):
+                continue
+            out.append(Finding(kind="rank", text=m.group(0), status=Status.UNVERIFIABLE,
+                               note=f"“{m.group(0)}”: no source states it and no figure decides it"))
+        return out
+
+
+def _pair_role(text: str, q: Quantity) -> str:
+    """"from" / "to" when ``q`` is one end of "from A to B" (or "A → B"), else ""."""
+    before = text[max(0, q.start - 12):q.start]
+    if re.search(r"\bfrom\s*[~≈]?\s*$", before):
+        return "from"
+    if re.search(r"(?:\bto|→|->)\s*[~≈]?\s*$", before) and re.search(r"\bfrom\b|→|->", text[max(0, q.start - 70):q.start]):
+        return "to"
+    if re.match(r"\s*(?:→|->)", text[q.end:]):
+        return "from"
+    return ""
 
 
 def _bare(q: Quantity) -> bool:

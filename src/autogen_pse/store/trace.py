@@ -104,6 +104,7 @@ class TraceBuilder:
             "sanitize_changes": [],
             "artifact": None,
             "grounding": None,
+            "ledger": None,
             "warnings": [],
             "last_seq": 0,
         }
@@ -158,6 +159,7 @@ class TraceBuilder:
                 "verdict": None,
                 "verdict_origin": None,
                 "checks": [],
+                "ledger": None,
                 "retrievals": [],
                 "usage": empty_usage(),
             }
@@ -265,6 +267,14 @@ class TraceBuilder:
         else:
             cycle["checks"].append(check)
 
+    def _ledger(self, event: RunEvent, p: dict[str, Any]) -> None:
+        ledger = {"seq": event.seq, **p}
+        cycle = self._cycle(event.cycle)
+        if p.get("phase") == "final" or cycle is None:
+            self._doc["ledger"] = ledger
+        else:
+            cycle["ledger"] = ledger
+
     def _usage(self, event: RunEvent, p: dict[str, Any]) -> None:
         # Reported totals are not added (they would double count); only the currency is taken.
         self._set_currency(p.get("usage"))
@@ -328,6 +338,7 @@ _HANDLERS = {
     EventKind.TOOL_RESULT: TraceBuilder._message,
     EventKind.VERDICT: TraceBuilder._verdict_event,
     EventKind.CHECK: TraceBuilder._check,
+    EventKind.LEDGER: TraceBuilder._ledger,
     EventKind.USAGE: TraceBuilder._usage,
     EventKind.CYCLE_FINISHED: TraceBuilder._cycle_finished,
     EventKind.SANITIZED: TraceBuilder._sanitized,

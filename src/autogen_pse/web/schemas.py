@@ -34,6 +34,8 @@ class TaskOut(_Out):
     description: str = ""
     artifact: str = Field(description="message | files")
     has_prepare: bool = Field(description="the task has a prepare hook (facts from inputs)")
+    has_evidence: bool = Field(description="the task has an evidence.py: its documents can be checked claim by "
+                                           "claim (POST /api/check)")
     needs_prepare: bool = Field(description="its inputs are newer than the prepared facts (or none yet)")
     vars: dict[str, str] = Field(default_factory=dict, description="default template values")
     tools: dict[str, list[str]] = Field(default_factory=dict)
@@ -58,6 +60,19 @@ VarValue = Annotated[str, StringConstraints(max_length=2000, pattern=r"^[^\x00-\
 _ESCAPE = re.compile(r"(^|[/\\])\.\.([/\\]|$)")
 
 
+def project_relative_vars(value: dict[str, str]) -> dict[str, str]:
+    """Template values from the web may name files relative to the project only.
+
+    Raises:
+        ValueError: a value is an absolute path, starts with ``~`` or has a ``..`` segment.
+    """
+    for key, text in value.items():
+        stripped = text.strip()
+        if stripped.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", stripped) or _ESCAPE.search(stripped):
+            raise ValueError(f"vars.{key}: absolute paths, ~ and .. are not accepted from the web")
+    return value
+
+
 class RunCreate(BaseModel):
     """Body of ``POST /api/runs``; ``model`` and ``max_cycles`` default to the server settings.
 
@@ -76,11 +91,7 @@ class RunCreate(BaseModel):
     @field_validator("vars")
     @classmethod
     def _no_paths_outside(cls, value: dict[str, str]) -> dict[str, str]:
-        for key, text in value.items():
-            stripped = text.strip()
-            if stripped.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", stripped) or _ESCAPE.search(stripped):
-                raise ValueError(f"vars.{key}: absolute paths, ~ and .. are not accepted from the web")
-        return value
+        return project_relative_vars(value)
 
 
 class Empty(BaseModel):
@@ -212,6 +223,44 @@ class Retrieval(_Open):
     chunks: list[Chunk] = Field(default_factory=list)
 
 
+class ClaimFinding(_Open):
+    kind: str | None = None
+    text: str | None = None
+    status: str | None = None
+    note: str | None = None
+    evidence: list[str] = Field(default_factory=list)
+
+
+class ClaimOut(_Open):
+    """One claim of the artifact: ``start``/``end`` are character offsets in the checked artifact."""
+
+    id: int
+    text: str
+    line: int
+    start: int
+    end: int
+    kind: str | None = None
+    section: str | None = None
+    entities: list[str] = Field(default_factory=list)
+    status: str
+    findings: list[ClaimFinding] = Field(default_factory=list)
+    judge: dict[str, Any] | None = None
+
+
+class LedgerOut(_Open):
+    """The claim ledger of an artifact (a cycle's, or the final one)."""
+
+    seq: int | None = None
+    phase: str | None = None
+    claims: list[ClaimOut] = Field(default_factory=list)
+    factual: int | None = None
+    supported: int | None = None
+    contradicted: int | None = None
+    unverifiable: int | None = None
+    grounding: float | None = None
+    policy: str | None = None
+
+
 class Cycle(_Open):
     index: int
     kind: str | None = None
@@ -222,6 +271,7 @@ class Cycle(_Open):
     verdict: VerdictOut | None = None
     verdict_origin: str | None = None
     checks: list[Check] = Field(default_factory=list)
+    ledger: LedgerOut | None = None
     retrievals: list[Retrieval] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
 
@@ -237,6 +287,8 @@ class GroundingOut(_Open):
     score: float | None = None
     checked: int | None = None
     supported: int | None = None
+    contradicted: int | None = None
+    unverifiable: int | None = None
     unsupported: list[Any] = Field(default_factory=list)
 
 
@@ -270,9 +322,45 @@ class Trace(_Open):
     sanitize_changes: list[dict[str, Any]] = Field(default_factory=list)
     artifact: ArtifactInfo | None = None
     grounding: GroundingOut | None = None
+    ledger: LedgerOut | None = None
     warnings: list[dict[str, Any]] = Field(default_factory=list)
     last_seq: int = 0
     active: bool = Field(default=False, description="queued or running in this server right now")
+
+
+# --- document check --------------------------------------------------------------------------
+class CheckIn(BaseModel):
+    """Body of ``POST /api/check``: a Markdown document to verify against ``task``'s evidence.
+
+    ``vars`` are the task's template values (as for a run: files relative to the project only)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    text: str = Field(description="the Markdown document")
+    name: str = Field(default="document.md", min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f/\\]+$",
+                      description="a file name for messages")
+    vars: dict[VarName, VarValue] = Field(default_factory=dict, max_length=50,
+                                          json_schema_extra={"additionalProperties": False})
+
+    @field_validator("vars")
+    @classmethod
+    def _no_paths_outside(cls, value: dict[str, str]) -> dict[str, str]:
+        return project_relative_vars(value)
+
+
+class DocumentReportOut(_Out):
+    """The claim ledger of a checked document; claim offsets are into the document as checked (fact
+    references rendered)."""
+
+    file: str
+    claims: list[ClaimOut] = Field(default_factory=list)
+    factual: int = 0
+    supported: int = 0
+    contradicted: int = 0
+    unverifiable: int = 0
+    grounding: float | None = Field(default=None, description="supported / factual claims; None without any")
+    policy: str = Field(default="warning", description="what an unverifiable claim is: warning | error")
 
 
 # --- events, auth, health --------------------------------------------------------------------

@@ -186,8 +186,15 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
 def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
     line = block.first + 1
     text = _role_text(lines, block)
-    info = parse_education_entry(text)
     entry = OutEntry("education", block, text, ok=False)
+    parts = [p for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip(" ,")]
+    if len(parts) > 1 or model.item_supported("certifications", text) and not parse_education_entry(text)["level"]:
+        # several degrees on one line, or a certification listed under Education: each part on its own
+        oks = [_education_part(model, p.strip(" ,"), line, out) for p in parts]
+        entry.ok = all(oks)
+        out.append(Claim("entries", text, line, entry.ok, "" if entry.ok else "no such education entry in the CV"))
+        return entry
+    info = parse_education_entry(text)
     schools = model.school_entries(info["school"]) if info["school"] else []
     if info["level"]:
         ok = model.degree_supported(info["level"], info["field"])
@@ -230,6 +237,20 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
         if not ok:
             entry.fix_date = matched[0]["year"]
     return entry
+
+
+def _education_part(model: CvModel, text: str, line: int, out: list[Claim]) -> bool:
+    """One degree (or certification) of a line listing several: supported by a CV entry?"""
+    if model.item_supported("certifications", text):
+        return True
+    info = parse_education_entry(text)
+    if not info["level"]:
+        return model.degree_text_supported(info["degree"])
+    ok = model.degree_supported(info["level"], info["field"])
+    out.append(Claim("degrees", info["degree"], line, ok, "" if ok else "not a degree in the CV"))
+    if info["school"]:
+        out.append(Claim("degrees", info["school"], line, bool(model.school_entries(info["school"])), ""))
+    return ok and (not info["school"] or bool(model.school_entries(info["school"])))
 
 
 def _skills_items(line: str) -> list[str]:

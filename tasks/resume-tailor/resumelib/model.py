@@ -173,14 +173,20 @@ class CvModel:
     def item_supported(self, cls: str, text: str) -> bool:
         """An item of a Certifications/Projects/... section: ≥ 80 % of its words (years aside) in
         one item of the CV's section of the same kind."""
-        want = {w for w in token_set(text) if not re.fullmatch(r"(?:19|20)\d\d", w)}
+        parts = [p for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip()]
+        if len(parts) > 1:  # "AWS Certified … (2021) · CKAD (2022)": several items on one line
+            return all(self.item_supported(cls, p) for p in parts)
+        want = {w for w in token_set(text) if not re.fullmatch(r"(?:19|20)?\d\d", w)}
         if not want:
             return True
-        for item in self.cv["items"].get(cls, []):
+        items = self.cv["items"].get(cls, [])
+        have_all = set().union(*(token_set(i) for i in items)) if items else set()
+        for item in items:
             have = token_set(item)
             if len(want & have) >= 0.8 * len(want):
                 return True
-        return False
+        # an abbreviation the CV gives in brackets ("CKAD") names the whole item
+        return bool(want) and want <= have_all and len(want) <= 2
 
     # -- free text ----------------------------------------------------------------------------
     def in_cv_text(self, text: str) -> bool:

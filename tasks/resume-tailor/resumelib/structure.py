@@ -20,7 +20,7 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "Skills",
         ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages"),
     ),
-    ("experience", "Experience", ("experience", "employment", "work history", "career history", "career")),
+    ("experience", "Experience", ("experience", "employment", "work history", "career history", "career", "roles", "positions held", "work")),
     ("education", "Education", ("education", "academic", "qualifications", "degrees")),
     (
         "certifications",

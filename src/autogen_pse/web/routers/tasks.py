@@ -25,6 +25,7 @@ def list_tasks(settings: Settings) -> TaskList:
     tasks: list[TaskOut] = []
     for entry in load_registry(settings.tasks_dir).tasks:
         has_prepare = (settings.tasks_dir / entry.name / "prepare.py").is_file()
+        has_evidence = (settings.tasks_dir / entry.name / "evidence.py").is_file()
         error, stale = None, False
         try:
             spec = load_task(settings.tasks_dir, entry.name)
@@ -33,8 +34,8 @@ def list_tasks(settings: Settings) -> TaskList:
             error = str(exc)
         tasks.append(TaskOut(
             name=entry.name, title=entry.title, description=entry.description, artifact=entry.artifact,
-            has_prepare=has_prepare, needs_prepare=stale, vars=dict(entry.vars), tools=dict(entry.tools),
-            knowledge=dict(entry.knowledge), error=error,
+            has_prepare=has_prepare, has_evidence=has_evidence, needs_prepare=stale, vars=dict(entry.vars),
+            tools=dict(entry.tools), knowledge=dict(entry.knowledge), error=error,
         ))
     defaults = RunDefaults(model=settings.model, max_cycles=settings.max_cycles)
     return TaskList(data=tasks, count=len(tasks), defaults=defaults)
@@ -42,5 +43,6 @@ def list_tasks(settings: Settings) -> TaskList:
 
 @router.get("", response_model=TaskList, summary="List tasks")
 async def get_tasks(settings: SettingsDep) -> TaskList:
-    """Tasks with title, description, artifact kind and whether their inputs need preparing."""
+    """Tasks with title, description, artifact kind, whether their inputs need preparing and whether
+    their documents can be checked (``has_evidence``)."""
     return await asyncio.to_thread(list_tasks, settings)
