@@ -38,7 +38,7 @@ from autogen_pse.hooks import task_module  # noqa: E402
 from autogen_pse.registry import load_task  # noqa: E402
 
 CORPUS = ROOT / "tests" / "fixtures" / "claims"
-HELD_OUT = "e"
+HELD_OUT = "f"
 NO_NUMBER_KINDS = {"unsupported_fact"}
 
 
@@ -166,7 +166,7 @@ def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", action="append", choices=["portfolio-review", "resume-tailor"])
-    parser.add_argument("--batches", default="a,b,c,d,e")
+    parser.add_argument("--batches", default="a,b,c,d,e,f")
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
     for task in args.task or ["portfolio-review", "resume-tailor"]:

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { getHealth, logout, onUnauthorized } from "./api/client";
+import { CheckPage } from "./pages/CheckPage";
 import { ComparePage } from "./pages/ComparePage";
 import { HistoryPage } from "./pages/HistoryPage";
 import { LiveRunPage } from "./pages/LiveRunPage";
@@ -15,6 +16,7 @@ function Page({ path }: { path: string }) {
   if (m?.id) return <RunDetailPage runId={m.id} key={`run-${m.id}`} />;
   if (path === "/history") return <HistoryPage />;
   if (path === "/compare") return <ComparePage />;
+  if (path === "/check") return <CheckPage />;
   if (path === "/" || path === "/tasks") return <TasksPage />;
   return (
     <div>
@@ -30,6 +32,7 @@ const NAV = [
   { to: "/", label: "Tasks", active: (p: string) => p === "/" || p === "/tasks" },
   { to: "/history", label: "History", active: (p: string) => p === "/history" || p.startsWith("/runs/") },
   { to: "/compare", label: "Compare", active: (p: string) => p === "/compare" },
+  { to: "/check", label: "Check", active: (p: string) => p === "/check" },
 ];
 
 export function App() {
@@ -45,7 +48,7 @@ export function App() {
       .catch(() => undefined);
   }, []);
   useEffect(() => {
-    const titles: Record<string, string> = { "/history": "History", "/compare": "Compare" };
+    const titles: Record<string, string> = { "/history": "History", "/compare": "Compare", "/check": "Check" };
     document.title = `${titles[path] ?? (path.startsWith("/runs/") ? "Run" : "Tasks")} · autogen-pse`;
   }, [path]);
 

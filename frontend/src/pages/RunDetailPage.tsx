@@ -1,7 +1,10 @@
 // Run detail: cycles with messages, verdicts, issues and checks; per-agent usage chart; the
-// artifact rendered as sanitized Markdown with a download button; grounding and cited sources.
+// artifact rendered as sanitized Markdown, as source, or with its claims highlighted (the claim
+// ledger), with a download button; grounding and cited sources.
 import { useState } from "react";
-import { artifactUrl, getArtifact, getRun, type Cycle, type Trace } from "../api/client";
+import { artifactUrl, getArtifact, getRun, type Cycle, type Ledger, type Trace } from "../api/client";
+import { runLedger } from "../claims";
+import { ClaimsView } from "../components/ClaimsView";
 import { Markdown } from "../components/Markdown";
 import { Turn } from "../components/Turn";
 import { CheckList, Empty, ErrorBox, Loading, StatusBadge, VerdictBadge } from "../components/ui";
@@ -53,9 +56,16 @@ function CycleSection({ cycle }: { cycle: Cycle }) {
   );
 }
 
-function Artifact({ runId }: { runId: string }) {
+type ArtifactMode = "rendered" | "source" | "claims";
+const MODES: { mode: ArtifactMode; label: string }[] = [
+  { mode: "rendered", label: "Rendered" },
+  { mode: "source", label: "Markdown source" },
+  { mode: "claims", label: "Claims" },
+];
+
+function Artifact({ runId, ledger }: { runId: string; ledger: Ledger | null }) {
   const { data, error, loading, reload } = useAsync(() => getArtifact(runId), [runId]);
-  const [source, setSource] = useState(false);
+  const [mode, setMode] = useState<ArtifactMode>("rendered");
   if (loading) return <Loading label="Loading artifact…" />;
   if (error != null) return <ErrorBox error={error} retry={reload} />;
   if (data == null) return <Empty>This run has no artifact.</Empty>;
@@ -65,11 +75,22 @@ function Artifact({ runId }: { runId: string }) {
         <a className="btn" href={artifactUrl(runId, true)} download={`${runId}.md`}>
           Download artifact (.md)
         </a>
-        <button type="button" className="btn" aria-pressed={source} onClick={() => setSource((s) => !s)}>
-          {source ? "Show rendered" : "Show Markdown source"}
-        </button>
+        <div className="segmented" role="group" aria-label="Artifact view">
+          {MODES.map((m) => (
+            <button key={m.mode} type="button" className="btn" aria-pressed={mode === m.mode} onClick={() => setMode(m.mode)}>
+              {m.label}
+            </button>
+          ))}
+        </div>
       </div>
-      {source ? <pre className="artifact-source">{data}</pre> : <Markdown text={data} className="artifact-body" />}
+      {mode === "source" && <pre className="artifact-source">{data}</pre>}
+      {mode === "rendered" && <Markdown text={data} className="artifact-body" />}
+      {mode === "claims" &&
+        (ledger ? (
+          <ClaimsView text={data} ledger={ledger} label="Artifact claims" />
+        ) : (
+          <Empty>No claim ledger: this run's task has no evidence to check claims against (or the run wrote none).</Empty>
+        ))}
     </div>
   );
 }
@@ -219,7 +240,7 @@ export function RunDetailPage({ runId }: { runId: string }) {
             ))}
           </ul>
         )}
-        <Artifact runId={runId} />
+        <Artifact runId={runId} ledger={runLedger(trace)} />
       </section>
       {trace.warnings.length > 0 && (
         <section aria-labelledby="warn-h">

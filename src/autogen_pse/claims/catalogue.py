@@ -18,8 +18,9 @@ from .lexicon import phrase_regex
 _TICKER_CONTEXT = re.compile(
     r"(?:\$(?P<a>[A-Z]{2,5})\b|\((?P<b>[A-Z]{2,5})\)|\b(?P<c>[A-Z]{2,5})\s+(?:shares|stock|stake|position|holding)\b"
     r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b)")
-_CAP_RUN = re.compile(r"\b(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9]+\b)(?:[ \t](?:&[ \t])?(?:[A-Z][a-z0-9]+|[A-Z][A-Z0-9]+\b|"
-                      r"of|and|de|la|for))*(?:[ \t](?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?")
+_NAME_WORD = r"(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9]+\b)"
+_CAP_RUN = re.compile(rf"\b{_NAME_WORD}(?:[ \t](?:&[ \t])?(?:{_NAME_WORD}|of|and|de|la|for))*"
+                      r"(?:[ \t](?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?")
 _ORG_SUFFIX = re.compile(r"\b(?:Inc|Ltd|LLC|GmbH|PLC|plc|Corp|Corporation|Limited|Group|Bank|Capital|Partners|"
                          r"Technologies|Systems|Labs|Software)\b\.?")
 _STOP_CAPS = frozenset("""

@@ -24,7 +24,7 @@ DOWN_WORDS = (
     "depreciated", "lower", "under water", "underwater", "in the red", "negative", "cut", "cutting", "reduced",
     "reducing", "lowered", "lowering", "shrank", "shrunk", "halved", "below cost", "under cost", "deficit",
     "slashed", "slashing", "trimmed", "drop", "fall", "reduce", "lower", "decrease", "shrink", "eroded",
-    "underperformed", "lagged", "lagging", "laggard", "red", "▼", "↓",
+    "underperformed", "lagged", "lagging", "laggard", "red", "▼", "↓", "gone", "wiped out", "erased",
 )
 NEGATIONS = re.compile(
     r"n't\b|\b(?:not|no|never|cannot|can't|without|avoid|avoiding|refrain|rather than|instead of|forbid|forbids|"

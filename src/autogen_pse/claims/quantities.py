@@ -46,14 +46,15 @@ _FRACTION_RE = re.compile(
     r"\b(" + "|".join(sorted((re.escape(k) for k in _FRACTIONS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5}
 _MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
-_DOZEN_RE = re.compile(r"\b(?:a|one)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
+_DOZEN_RE = re.compile(r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
+_DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion)\b)?"
 _AFTER = (r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
           r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
-          r"|[\s-](?:days?|d|months?|years?|yrs?|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
+          r"|[\s-]?(?:days?|d|months?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
           r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?")
 _DIGITS = re.compile(
     rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=\s?(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}")
@@ -76,7 +77,7 @@ _HEDGE_RE = re.compile(
     r"(?:" + "|".join(f"(?P<{name}>(?:{pat}))" for name, pat in _HEDGES) + r")\s*(?:a\s+|an\s+)?$", re.IGNORECASE)
 
 _TIME_UNITS = {"day": "days", "days": "days", "d": "days", "week": "weeks", "weeks": "weeks", "month": "months",
-               "months": "months", "year": "years", "years": "years", "yr": "years", "yrs": "years",
+               "months": "months", "year": "years", "years": "years", "yr": "years", "yrs": "years", "y": "years",
                "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours", "h": "hours", "minute": "minutes",
                "minutes": "minutes", "min": "minutes", "mins": "minutes"}
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
@@ -175,8 +176,12 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         tol = _precision(num)
         mult = _SCALES.get(scale, 1.0)
         if scale == "m" and not cur and not after:
-            # "6 m" after a figure without currency is more often metres/minutes: keep as count
+            # "6 m" without a currency is not millions: "(36 m)" in a dashboard is months
             mult = 1e6 if (m.group("scale") or "").strip() == "M" else 1.0
+            if mult == 1.0 and re.match(r"\s*[),:;]", text[m.end():]):
+                add(Quantity(value, "months", text[m.start("num"):m.end()], m.start("num"), m.end(), tol,
+                             _hedge_before(text, m.start("num"))[0]))
+                continue
         value, tol = value * mult, tol * mult
         unit, factor = _unit_from_after(after, cur)
         if unit == "count" and mult != 1.0 and cur == "" and re.match(r"\s?(?:USD|dollars?)", after or ""):
@@ -212,7 +217,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         word = m.group(0).lower()
         hedge, _h = _hedge_before(text, m.start())
         if "dozen" in word:
-            add(Quantity(12, "count", m.group(0), m.start(), m.end(), 0.5, hedge, kind="words"))
+            n = _DOZENS[re.sub(r"\s+", " ", word.rsplit(" ", 1)[0])]
+            add(Quantity(12 * n, "count", m.group(0), m.start(), m.end(), 0.5, hedge, kind="words"))
         elif "decade" in word:
             add(Quantity(10, "years", m.group(0), m.start(), m.end(), 0.5, hedge, kind="words"))
         else:
@@ -296,8 +302,9 @@ def matches(q: Quantity, value: float, *, signed: bool = True) -> bool:
 
 def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
     tol = q.tol + 1e-9 + v * 1e-6
-    if q.hedge == "about":
-        return abs(x - v) <= max(tol, x * HEDGE_REL)
+    if q.hedge == "about":  # "about 15 %" is loose; "about $137.2k" is precise to a few tenths of a percent
+        rel = HEDGE_REL if q.kind != "digits" or q.tol * 2 >= x * 0.05 else max(4 * q.tol / max(x, 1e-9), 0.01)
+        return abs(x - v) <= max(tol, x * rel)
     if q.hedge == "nearly":
         return x * (1 - 2 * HEDGE_REL) - tol <= v <= x + tol
     if q.hedge == "just_over":

@@ -16,6 +16,10 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|\d{1,2}[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
+_SALUTATION = re.compile(
+    r"^(?:(?:with\s+)?(?:best|kind|warm|many)?\s*(?:regards|wishes|thanks)|thanks|thank you|cheers|sincerely|"
+    r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hello|good (?:morning|afternoon))"
+    r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$", re.IGNORECASE)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
@@ -75,6 +79,21 @@ def _cells(line: str, base: int) -> list[tuple[str, int]]:
     return out
 
 
+def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
+    """Runs of a paragraph's lines that belong together: a wrapped sentence continues on the next
+    line, but a line that ends without punctuation followed by one that starts like a new record
+    ("AMZN — wt 10.1 % | …", "**Google** …") is a row of its own (dashboards, memo headers)."""
+    groups: list[list[int]] = [[numbers[0]]]
+    for i in numbers[1:]:
+        prev, cur = lines[groups[-1][-1]].rstrip(), lines[i].lstrip()
+        starts_record = bool(re.match(r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|])", cur))
+        if starts_record and not re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev):
+            groups.append([i])
+        else:
+            groups[-1].append(i)
+    return [(g[0], g[-1]) for g in groups]
+
+
 def split_units(text: str) -> list[Unit]:
     """The claim units of ``text`` in order (see the module docstring)."""
     units: list[Unit] = []
@@ -98,15 +117,16 @@ def split_units(text: str) -> list[Unit]:
         nonlocal para_lines, paragraph, lead_line
         if not para_lines:
             return
-        first, last = para_lines[0], para_lines[-1]
-        lead_line = lines[last].strip()
-        start = offsets[first]
-        chunk = text[start:offsets[last] + len(lines[last])]
+        lead_line = lines[para_lines[-1]].strip()
         paragraph += 1
         ctx = [t for _l, t in headings]
-        for sent, s, e in _sentences(chunk.replace("\n", " "), start):
-            kind = "heading" if _BOLD_ONLY.fullmatch(sent) else "sentence"  # "**Core strengths**" is a heading
-            units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, kind, section, ctx, paragraph=paragraph))
+        for first, last in _line_groups(lines, para_lines):
+            start = offsets[first]
+            chunk = text[start:offsets[last] + len(lines[last])]
+            for sent, s, e in _sentences(chunk.replace("\n", " "), start):
+                kind = "heading" if _BOLD_ONLY.fullmatch(sent) or _SALUTATION.match(sent) else "sentence"
+                # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims
+                units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, kind, section, ctx, paragraph=paragraph))
         para_lines = []
 
     for i, line in enumerate(lines):

@@ -74,7 +74,7 @@ _OBJECT_WORDS = {"position", "stake", "holding", "shares", "stock", "it", "them"
                  "allocation", "weight", "some", "more", "part", "all", "half"}
 _AFTER_GAP = re.compile(r"[\s:=(]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
-_CHAIN = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|and|or|to|→|->|down to|up to|(?:,\s*)?now|"
+_CHAIN = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|and|or|to|→|->|–|-|down to|up to|(?:,\s*)?now|"
                     r"instead of|rather than|from|down from|up from|(?:,\s*)?(?:down|up) from)\s*"
                     r"(?:for\s+\S+\s+)?", re.IGNORECASE)
 _GLOBAL_NEAR = re.compile(r"\b(?:portfolio|book|overall|in aggregate|aggregate|in total|total|whole|combined)\b",
@@ -112,7 +112,8 @@ class Verifier:
         self.count_re = [(c, phrase_regex(c.words)) for c in evidence.counts]
         self.claim_words = phrase_regex(evidence.claim_words)
         self.subject_re = phrase_regex(evidence.subject_words)
-        vocab = {stem(w) for s in evidence.sources for w, _a, _b in content_words(s.text)}
+        self.source_stems = {stem(w) for s in evidence.sources for w, _a, _b in content_words(s.text)}
+        vocab = set(self.source_stems)
         vocab |= {stem(w) for text in evidence.vocabulary for w, _a, _b in content_words(text)}
         for e in evidence.entities:
             vocab |= {stem(w) for n in e.names + e.symbols for w, _a, _b in content_words(n)}
@@ -170,7 +171,7 @@ class Verifier:
         for i, q in enumerate(quantities):
             if i in used:
                 continue
-            entity = bindings.get(i) or self._entity_for(text, q.start, mentions, scope)
+            entity = bindings.get(i) or self._entity_for(text, q.start, mentions, scope, q.end)
             others: list[str | None] = []
             if i not in bindings and (not mentions or _GLOBAL_NEAR.search(text) or all(m.start > q.end for m in mentions)):
                 others.append(None)  # a sentence naming no entity, or speaking of the whole, may be portfolio-level
@@ -267,12 +268,17 @@ class Verifier:
         lo, hi = min(a, b), max(a, b)
         return len(_CLAUSE.findall(text[lo:hi]))
 
-    def _entity_for(self, text: str, pos: int, mentions: list[Mention], scope: list[str]) -> str | None:
+    def _entity_for(self, text: str, pos: int, mentions: list[Mention], scope: list[str],
+                    end: int | None = None) -> str | None:
         """The entity a word at ``pos`` is about: the nearest mention (an earlier one preferred, one
         right before a parenthesis holding ``pos`` wins; after "it"/"its"/"being" the sentence's
         subject), the only one, or the unit's scope."""
         if len({m.entity for m in mentions}) == 1:
             return mentions[0].entity
+        tagged = next((m for m in mentions if re.fullmatch(r"[^\w(]{0,3}\(\s*", text[end or pos:m.start])
+                       and re.match(r"\s*\)", text[m.end:])), None)
+        if tagged is not None:  # "10.2y (MSFT)"
+            return tagged.entity
         best, best_d, best_m = None, 10**9, None
         for m in mentions:
             if m.end <= pos:
@@ -412,7 +418,7 @@ class Verifier:
     def _direction_near(self, text: str, q: Quantity, qs: list[Quantity] | None = None) -> int:
         """+1 / -1 for a direction word written for this figure: before it with no other figure in
         between ("down about 19 %"), or right after it ("27.7 % lower"). Prices in "from X to Y" have none."""
-        if re.search(r"\bfrom\s*[~≈]?\s*$", text[max(0, q.start - 6):q.start]) or (
+        if re.search(r"\b(?:from|at|to)\s*[~≈]?\s*$", text[max(0, q.start - 6):q.start]) or (
                 re.search(r"\bto\s*[~≈]?\s*$", text[max(0, q.start - 4):q.start])
                 and re.search(r"\bfrom\b", text[max(0, q.start - 60):q.start])):
             return 0
@@ -475,6 +481,11 @@ class Verifier:
             pools += [self._pool(e, None, compatible, direction, anywhere=entity is None) for e in [entity, *others]]
         lo = max((c.end() for c in _STRONG.finditer(text, 0, q.start)), default=0)
         hi = min((c.start() for c in _STRONG.finditer(text, q.end)), default=len(text))
+        if re.search(r"\b(?:range|ranges|ranging|spread|span)\b", text[lo:q.start], re.IGNORECASE):
+            pools += [self._pool(None, m, compatible, direction, anywhere=True) for m in metrics]  # over holdings
+        if re.search(r"\b(?:every|all|each)\b[^.;]{0,40}\bexcept\b", text[lo:hi], re.IGNORECASE):
+            return Finding(kind="figure", text=q.text, status=Status.NONE,
+                           note=f"{q.text}: a bound for several holdings"), metrics
         group = {m.entity for m in mentions if lo <= m.start < hi}
         together = _TOGETHER_ANY.search(text, lo, hi)
         if together and len(group) < 2 and len(set(others) - {None}) + (entity is not None) > 1:
@@ -687,6 +698,9 @@ class Verifier:
                 if noun is not None:
                     break
             between = text[q.end:len(text) - len(rest)]
+            if re.search(r"\b(?:other|remaining|further|additional|last|first|latter|former)\s*$",
+                         text[max(0, q.start - 12):q.start], re.IGNORECASE):
+                continue  # "the other two winners": relative to holdings named before
             if re.search(r"\b(?:or|to|-|–)\s*$", text[max(0, q.start - 5):q.start]) or re.match(
                     r"\s*(?:or|to|-|–)\s+\w", text[q.end:]) or re.search(
                     r"\b(?:like|than|as if|equivalent to|as many as)\s+(?:\w+\s+)?$", text[max(0, q.start - 20):q.start]):
@@ -705,6 +719,12 @@ class Verifier:
             hi = min([m.start() for m in _CLAUSE.finditer(text, noun_end)]
                      + [o.start for o in qs if o.start >= noun_end and _bare(o)], default=len(text))
             rule, best = None, 10**9
+            if q.value == 1:  # "one holding is overweight": the predicate must follow at once
+                hi = min(hi, noun_end + 40)
+            paren = re.search(r"\(\s*$", text[max(0, q.start - 3):q.start])
+            if paren:  # "… MSFT stop-loss + long-held loss (3 holdings)": only what the parenthesis says
+                lo, hi = q.start, min(hi, text.find(")", q.end) if ")" in text[q.end:] else hi)
+            lo = max(lo, q.start - 25)
             for count, rx in self.count_re:
                 if rx is None:
                     continue
@@ -756,7 +776,8 @@ class Verifier:
                                  re.IGNORECASE)
             if owner is not None:
                 entity: str | None = owner.entity
-            elif noun_use:
+            elif noun_use and not re.search(r"\b(?:worth|consider|suggest|recommend|propose|time for|room for|case for)\b"
+                                            r"[\w\s]{0,12}$", text[max(0, m.start() - 28):m.start()], re.IGNORECASE):
                 continue  # "the trim", "a sale": which position it is comes from its owner only
             elif target is not None:
                 entity = target.entity
@@ -876,9 +897,12 @@ class Verifier:
         words = [(w, s) for w, s, _e in content_words(text) if not any(a <= s < b for a, b in taken)]
         unexplained = [(w, s) for w, s in words if stem(w) not in self.vocab and not self.catalogue.knows(w)
                        and w.lower() not in _NUMBER_WORDS]
-        if not unexplained:
+        # a claim word ("dividend", "sales", "award") is explained by the sources only, never by the
+        # vocabulary of ordinary words
+        strong = [w for w, _s in words if self.claim_words and self.claim_words.fullmatch(w)
+                  and stem(w) not in self.source_stems and not self.catalogue.knows(w)]
+        if not unexplained and not strong:
             return []
-        strong = [w for w, _s in unexplained if self.claim_words and self.claim_words.fullmatch(w)]
         proper = [w for w, s in unexplained if w[:1].isupper() and len(w) > 2 and w.upper() not in _ABBREVIATIONS
                   and w not in _STOP_CAPS and not _INITIAL.search(text[:s])]
         out = []
@@ -921,7 +945,7 @@ def _bare(q: Quantity) -> bool:
 def _quantity_units(q: Quantity) -> tuple[str, ...]:
     """Fact units a quantity can be compared with (a bare decimal such as "17.62" may be a percentage)."""
     if q.unit == "count":
-        return ("count", "units", "ratio", "money", "days", "minutes", "hours") + (("pct",) if q.tol < 0.5 else ())
+        return ("count", "units", "ratio", "money", "days", "minutes", "hours") + (("pct",) if not _bare(q) else ())
     return _COMPAT.get(q.unit, (q.unit,))
 
 

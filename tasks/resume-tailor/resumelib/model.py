@@ -144,7 +144,13 @@ class CvModel:
         want = token_set(norm_org(school))
         if not want:
             return []
-        return [e for e in self.education if e["school"] and token_set(norm_org(e["school"])) == want]
+        exact = [e for e in self.education if e["school"] and token_set(norm_org(e["school"])) == want]
+        if exact:
+            return exact
+        # "Leeds" for "University of Leeds": the distinctive words of one school, nothing else
+        generic = {"university", "college", "institute", "school", "academy"}
+        return [e for e in self.education if e["school"] and want - generic
+                and want <= token_set(norm_org(e["school"])) and not (want & generic) - token_set(norm_org(e["school"]))]
 
     def degree_supported(self, level: str, field: str, entries: list[dict[str, Any]] | None = None) -> bool:
         """A degree claim (``level`` from :func:`find_degrees`, optional ``field``) matches a CV degree."""

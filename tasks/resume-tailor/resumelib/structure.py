@@ -14,7 +14,8 @@ from .text import DateMention, clean_inline, find_dates, norm_text
 
 SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("volunteering", "Volunteering", ("volunteer", "volunteering")),
-    ("summary", "Summary", ("summary", "profile", "about", "objective", "overview", "introduction")),
+    ("summary", "Summary", ("summary", "profile", "about", "objective", "overview", "introduction", "personal statement",
+                            "statement", "about me")),
     (
         "skills",
         "Skills",

@@ -1,0 +1,54 @@
+"""Helpers for the claim-ledger tests: a prepared checker per task and claim lookups in a report."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from autogen_pse.checking import Checker
+from autogen_pse.config import Settings
+from autogen_pse.verification import DocumentReport, check_document, document_checker
+
+
+def isolated_settings(root: Path) -> Settings:
+    """Settings with state and traces under ``root`` (the repo's tasks, no .env)."""
+    return Settings(_env_file=None, state_dir=root / "state", traces_dir=root / "traces")
+
+
+def checker_for(task: str, root: Path) -> Checker:
+    """A document checker of ``task`` on its default inputs, prepared under ``root``."""
+    return document_checker(task, {}, isolated_settings(root))
+
+
+def check(checker: Checker, text: str, name: str = "review.md") -> DocumentReport:
+    return check_document(checker, name, text)
+
+
+def claim(report: DocumentReport, sentence: str) -> dict[str, Any]:
+    """The one claim of ``report`` whose text is ``sentence`` (a leading list marker is dropped)."""
+    wanted = re.sub(r"^\s*[-*+]\s+", "", sentence).strip()
+    found = [c for c in report.claims if c["text"] == wanted]
+    assert len(found) == 1, (f"expected one claim {wanted!r}, got {len(found)}; claims: "
+                             + " | ".join(c["text"] for c in report.claims))
+    return found[0]
+
+
+def failing(report: DocumentReport) -> list[str]:
+    """Contradicted and unverifiable claims, each with why (for assertion messages)."""
+    out = []
+    for c in report.claims:
+        if c["status"] in ("contradicted", "unverifiable"):
+            why = "; ".join(f["note"] or f["text"] for f in c["findings"] if f["status"] == c["status"])
+            out.append(f"[{c['status']}] line {c['line']}: {c['text']} — {why}")
+    return out
+
+
+def findings(c: dict[str, Any], status: str | None = None, kind: str | None = None) -> list[dict[str, Any]]:
+    return [f for f in c["findings"] if (status is None or f["status"] == status) and (kind is None or f["kind"] == kind)]
+
+
+def supported_by(report: DocumentReport, fact_id: str) -> list[str]:
+    """Texts of the supported findings whose evidence names ``fact_id``."""
+    return [f["text"] for c in report.claims for f in c["findings"]
+            if f["status"] == "supported" and fact_id in f["evidence"]]
