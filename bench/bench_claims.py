@@ -38,7 +38,7 @@ from autogen_pse.hooks import task_module  # noqa: E402
 from autogen_pse.registry import load_task  # noqa: E402
 
 CORPUS = ROOT / "tests" / "fixtures" / "claims"
-HELD_OUT = "f"
+HELD_OUT = "none"
 NO_NUMBER_KINDS = {"unsupported_fact"}
 
 

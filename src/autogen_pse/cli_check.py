@@ -40,9 +40,8 @@ def check(
 ) -> None:
     """Verify each FILE claim by claim against TASK's evidence and print its ledger."""
     from .cli import _parse_vars, _settings
-    from .verification import check_document, document_checker
-
     from .registry import load_task
+    from .verification import check_document, document_checker
 
     settings = _settings()
     load_task(settings.tasks_dir, task)  # an unknown task is reported before anything else

@@ -127,7 +127,7 @@ def _dates_and_durations(ev: Evidence, facts: dict[str, Fact], data: dict[str, A
     ev.durations.append(Duration(id="rules.long_held_loss_days", years=long_days / 365, display=f"{int(long_days)} days",
                                  words=["long-held", "long held", "threshold", "rule", "at least"]))
     ev.durations.append(Duration(id="volatility_months", years=_value(facts, "volatility_months") / 12,
-                                 display="36 months", words=["volatility", "monthly returns", "window", "trailing"]))
+                                 display="36 months", words=["volatility", "vol", "monthly returns", "window", "trailing"]))
 
 
 def _flags_and_counts(ev: Evidence, data: dict[str, Any], lex: dict[str, Any]) -> None:

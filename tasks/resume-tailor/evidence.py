@@ -109,7 +109,7 @@ def _dates(ev: Evidence, cv: dict[str, Any], cv_text: str) -> None:
     for year in re.findall(r"\((?:[A-Za-z ]*)((?:19|20)\d\d)\)", "\n".join(cv.get("certifications", []) or [])):
         ev.dates.append(DateFact(id=f"certification.{year}", metric="year", value=year))
     first = min(r["start"] for r in cv["experience"])
-    ev.durations.append(Duration(id="career", years=_months(first, latest) / 12, open_ended=not exact,
+    ev.durations.append(Duration(id="career", years=_months(first, latest) / 12, open_ended=not exact, default=True,
                                  display=f"{first} to {latest}", words=["experience", "career", "industry"]))
 
 

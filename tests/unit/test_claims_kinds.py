@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from autogen_pse.checking import Checker
+from autogen_pse.verification import DocumentReport
 from tests.claims_support import check, checker_for, claim, failing
 
 # --- portfolio-review ---------------------------------------------------------------------------
@@ -100,14 +101,10 @@ PORTFOLIO_CASES = {
         "Apple, held since 2004, is the biggest winner.",
         "Apple, held since 2005, is the biggest winner.",
         ("AAPL.opened_on",)),
-    "wrong_holding_period": pytest.param(case(
+    "wrong_holding_period": case(  # not the 36-month volatility window: the holding period of MSFT
         "Microsoft is down 27.7% after three years in the portfolio.",
         "Microsoft is down 27.7% after ten years in the portfolio.",
         ("MSFT.holding_days",)),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="engine: 'three years' for Microsoft (held 3,712 days, 10.2 years) is matched to the "
-                   "portfolio-level volatility window (volatility_months = 36 months) and marked supported")),
     "number_of_an_unrelated_fact": case(
         "IBM's volatility is 14.8%.",
         "IBM's volatility is 23.5%.",
@@ -130,7 +127,7 @@ def test_the_portfolio_base_review_is_faithful(portfolio: Checker) -> None:
     assert report.grounding == 1.0
 
 
-def _assert_caught(report, sentence: str, c: Case) -> None:  # noqa: ANN001 - DocumentReport
+def _assert_caught(report: DocumentReport, sentence: str, c: Case) -> None:
     planted = claim(report, sentence)
     assert planted["status"] in c.status, (planted["status"], planted["findings"])
     bad = [f for f in planted["findings"] if f["status"] == planted["status"]]
@@ -149,8 +146,7 @@ def test_portfolio_fabrication_is_caught(portfolio: Checker, c: Case) -> None:
         assert report.fails
 
 
-@pytest.mark.parametrize("c", [getattr(v, "values", (v,))[0] for v in PORTFOLIO_CASES.values()],
-                         ids=list(PORTFOLIO_CASES))
+@pytest.mark.parametrize("c", list(PORTFOLIO_CASES.values()), ids=list(PORTFOLIO_CASES))
 def test_portfolio_faithful_twin_passes(portfolio: Checker, c: Case) -> None:
     report = check(portfolio, PORTFOLIO.replace("{SENTENCE}", c.good))
     twin = claim(report, c.good)

@@ -23,26 +23,37 @@ _CAP_RUN = re.compile(rf"\b{_NAME_WORD}(?:[ \t](?:&[ \t])?(?:{_NAME_WORD}|of|and
                       r"(?:[ \t](?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?")
 _ORG_SUFFIX = re.compile(r"\b(?:Inc|Ltd|LLC|GmbH|PLC|plc|Corp|Corporation|Limited|Group|Bank|Capital|Partners|"
                          r"Technologies|Systems|Labs|Software)\b\.?")
-_STOP_CAPS = frozenset("""
-I A An The This That These Those It Its We Our Us You Your He She They Their There Here What When Where Which Who
-Why How And But Or Nor So Yet For If In On At By To Of As From With Without Within Into Over Under After Before Since
-Until While Both Each Every All Any No Not Only Also Just Still Even Then Than Once Note Notes NB PS TL DR TLDR
-Summary Findings Finding Actions Action Next Steps Step Priority Symbol Amount Reason Overview Recommendation
-Recommendations Bottom Line Key Risk Risks Rules Rule Review Reviews Portfolio Conclusion Conclusions Context
-Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August
-September October November December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Q1 Q2 Q3 Q4 H1 H2 FY YTD
-BUY SELL TRIM HOLD REVIEW PASS FAIL OK Yes No None N/A NA TBD Mr Ms Mrs Dr St Sr Jr Present Current Today
-Experience Education Skills Certifications Summary Profile Projects Languages Achievements Impact Selected Key
-Professional Technical Work History Employment Career Core Competencies Highlights Contact Interests Awards
-""".split())
-GENERIC_ABBREVIATIONS = frozenset("""
-DD CPA ASAP TLDR TL DR FYI FAQ NB PS ETA EOD EOW EOM IMO IMHO AKA AKA RIP KPI KPIs OKR OKRs ROI ROE ROA EPS PE
-PEG NAV IPO FX CEO CFO CTO COO CIO VP SVP EVP HR PR QA UX UI AI ML API APIs SDK SLA SLO SLOs SLI URL JSON CSV PDF
-UTC ISO GMT PST EST USD EUR GBP JPY CHF CAD AUD CNY HKD US USA UK EU UN EM DM GDP CPI SEC FED FOMC ECB IRS HMRC
-FCA FINRA NYSE DJIA REIT REITs ETF ETFs ESG SMA EMA RSI MACD ATR VAR VaR CVAR BPS HHI PNL PL CAGR YTD MTD QTD YOY
-YoY QoQ MoM TTM LTM NTM ATH ATL DCA LIFO FIFO IRA ISA SIPP TFSA ETA OTC ADR MSCI FTSE DAX IBD WSJ FT CNBC
-ASAP S&P NOTE WARN INFO TODO TBD TBC NA NB OK PASS FAIL BUY SELL TRIM HOLD REVIEW MAX MIN AVG ALL NONE
-""".split())
+_STOP_CAPS = frozenset([
+    "I", "A", "An", "The", "This", "That", "These", "Those", "It", "Its", "We", "Our", "Us", "You", "Your", "He",
+    "She", "They", "Their", "There", "Here", "What", "When", "Where", "Which", "Who", "Why", "How", "And", "But",
+    "Or", "Nor", "So", "Yet", "For", "If", "In", "On", "At", "By", "To", "Of", "As", "From", "With", "Without",
+    "Within", "Into", "Over", "Under", "After", "Before", "Since", "Until", "While", "Both", "Each", "Every", "All",
+    "Any", "No", "Not", "Only", "Also", "Just", "Still", "Even", "Then", "Than", "Once", "Note", "Notes", "NB",
+    "PS", "TL", "DR", "TLDR", "Summary", "Findings", "Finding", "Actions", "Action", "Next", "Steps", "Step",
+    "Priority", "Symbol", "Amount", "Reason", "Overview", "Recommendation", "Recommendations", "Bottom", "Line",
+    "Key", "Risk", "Risks", "Rules", "Rule", "Review", "Reviews", "Portfolio", "Conclusion", "Conclusions",
+    "Context", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
+    "March", "April", "May", "June", "July", "August", "September", "October", "November", "December", "Jan", "Feb",
+    "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Q1", "Q2", "Q3", "Q4", "H1", "H2", "FY",
+    "YTD", "BUY", "SELL", "TRIM", "HOLD", "REVIEW", "PASS", "FAIL", "OK", "Yes", "No", "None", "N/A", "NA", "TBD",
+    "Mr", "Ms", "Mrs", "Dr", "St", "Sr", "Jr", "Present", "Current", "Today", "Experience", "Education", "Skills",
+    "Certifications", "Summary", "Profile", "Projects", "Languages", "Achievements", "Impact", "Selected", "Key",
+    "Professional", "Technical", "Work", "History", "Employment", "Career", "Core", "Competencies", "Highlights",
+    "Contact", "Interests", "Awards",
+])
+GENERIC_ABBREVIATIONS = frozenset([
+    "DD", "CPA", "ASAP", "TLDR", "TL", "DR", "FYI", "FAQ", "NB", "PS", "ETA", "EOD", "EOW", "EOM", "IMO", "IMHO",
+    "AKA", "AKA", "RIP", "KPI", "KPIs", "OKR", "OKRs", "ROI", "ROE", "ROA", "EPS", "PE", "PEG", "NAV", "IPO", "FX",
+    "CEO", "CFO", "CTO", "COO", "CIO", "VP", "SVP", "EVP", "HR", "PR", "QA", "UX", "UI", "AI", "ML", "API", "APIs",
+    "SDK", "SLA", "SLO", "SLOs", "SLI", "URL", "JSON", "CSV", "PDF", "UTC", "ISO", "GMT", "PST", "EST", "USD",
+    "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "HKD", "US", "USA", "UK", "EU", "UN", "EM", "DM", "GDP", "CPI",
+    "SEC", "FED", "FOMC", "ECB", "IRS", "HMRC", "FCA", "FINRA", "NYSE", "DJIA", "REIT", "REITs", "ETF", "ETFs",
+    "ESG", "SMA", "EMA", "RSI", "MACD", "ATR", "VAR", "VaR", "CVAR", "BPS", "HHI", "PNL", "PL", "CAGR", "YTD",
+    "MTD", "QTD", "YOY", "YoY", "QoQ", "MoM", "TTM", "LTM", "NTM", "ATH", "ATL", "DCA", "LIFO", "FIFO", "IRA",
+    "ISA", "SIPP", "TFSA", "ETA", "OTC", "ADR", "MSCI", "FTSE", "DAX", "IBD", "WSJ", "FT", "CNBC", "ASAP", "S&P",
+    "NOTE", "WARN", "INFO", "TODO", "TBD", "TBC", "NA", "NB", "OK", "PASS", "FAIL", "BUY", "SELL", "TRIM", "HOLD",
+    "REVIEW", "MAX", "MIN", "AVG", "ALL", "NONE",
+])
 
 
 @dataclass(frozen=True)

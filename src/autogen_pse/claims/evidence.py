@@ -78,6 +78,7 @@ class Duration(BaseModel):
     display: str = ""
     words: list[str] = Field(default_factory=list)  # "held", "experience" …: what the duration is of
     open_ended: bool = False  # still running ("Mar 2020 – Present"): ``years`` is a lower bound
+    default: bool = False  # also what a bare "nine years" may mean when the entity's own does not match
 
 
 class Flag(BaseModel):

@@ -50,22 +50,28 @@ IMPERATIVE_START = re.compile(
     r"revise|refresh|obtain|get|send|share|continue|start|begin|stop|limit|cap|pair|realise|realize)\b",
     re.IGNORECASE)
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
-STOPWORDS = frozenset("""
-a about above after again against all also am an and any are as at be because been before being below between
-both but by can could did do does doing down during each few for from further had has have having he her here
-hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off
-on once only or other our ours ourselves out over own same she should so some such than that the their theirs
-them themselves then there these they this those through to too under until up very was we were what when where
-which while who whom why will with would you your yours yourself yourselves per via vs versus one two three
-four five six seven eight nine ten etc s t re ve ll d m o y also still yet already however though although whose
-i've i'm i'd i'll we've we're we'd we'll you've you're they're they've it's that's there's here's what's don't
-doesn't didn't isn't aren't wasn't weren't won't can't couldn't shouldn't wouldn't haven't hasn't hadn't
-its it's let us may might must shall upon within without across around among amongst toward towards onto
-""".split())
+STOPWORDS = frozenset([
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+    "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did",
+    "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have",
+    "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is",
+    "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off",
+    "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should",
+    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these",
+    "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what",
+    "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours",
+    "yourself", "yourselves", "per", "via", "vs", "versus", "one", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "etc", "s", "t", "re", "ve", "ll", "d", "m", "o", "y", "also", "still", "yet",
+    "already", "however", "though", "although", "whose", "i've", "i'm", "i'd", "i'll", "we've", "we're", "we'd",
+    "we'll", "you've", "you're", "they're", "they've", "it's", "that's", "there's", "here's", "what's", "don't",
+    "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't", "can't", "couldn't", "shouldn't",
+    "wouldn't", "haven't", "hasn't", "hadn't", "its", "it's", "let", "us", "may", "might", "must", "shall", "upon",
+    "within", "without", "across", "around", "among", "amongst", "toward", "towards", "onto",
+])
 
 
 @lru_cache(maxsize=1)
-def _stemmer():  # noqa: ANN202 - snowballstemmer has no type stubs
+def _stemmer():
     import snowballstemmer
 
     return snowballstemmer.stemmer("english")
@@ -90,6 +96,15 @@ def content_words(text: str) -> list[tuple[str, int, int]]:
             if len(w) > 1 and w.lower() not in STOPWORDS:
                 out.append((w, m.start() + part.start(), m.start() + part.end()))
     return out
+
+
+def rank_regex(phrase: str) -> re.Pattern[str]:
+    """A superlative phrase that allows one word between its adjective and the rest
+    ("deepest maximum drawdown", "largest single position")."""
+    first, _sp, rest = phrase.strip().partition(" ")
+    filler = r"(?:[\s-]+(?:maximum|max|single|overall|individual|current|peak-to-trough|recorded|absolute))?"
+    body = re.escape(first) + (filler + r"[\s-]+" + re.escape(rest).replace(r"\ ", r"[\s-]+") if rest else "")
+    return re.compile(rf"(?<![\w])(?:{body})(?![\w])", re.IGNORECASE)
 
 
 def phrase_regex(phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = False) -> re.Pattern[str] | None:

@@ -25,8 +25,11 @@ HEDGE_REL = 0.075  # "about 15 %": within 7.5 % of the value as well as half a u
 FRACTION_REL = 0.10  # "a third" is 30–36.7 %
 MULTIPLE_REL = 0.08  # "tripled" is 2.76–3.24 ×
 
-_UNITS_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety").split()
+_UNITS_WORDS = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty",
+    "fifty", "sixty", "seventy", "eighty", "ninety",
+]
 _SCALE_WORDS = ("hundred", "thousand", "million", "billion")
 _NUMBER_WORD = "|".join(_UNITS_WORDS + list(_SCALE_WORDS))
 _WORD_SEQ = re.compile(
@@ -51,7 +54,7 @@ _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-_SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion)\b)?"
+_SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion|grand)\b)?"
 _AFTER = (r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
           r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
           r"|[\s-]?(?:days?|d|months?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
@@ -80,7 +83,7 @@ _TIME_UNITS = {"day": "days", "days": "days", "d": "days", "week": "weeks", "wee
                "months": "months", "year": "years", "years": "years", "yr": "years", "yrs": "years", "y": "years",
                "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours", "h": "hours", "minute": "minutes",
                "minutes": "minutes", "min": "minutes", "mins": "minutes"}
-_SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
+_SCALES = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
            "billion": 1e9}
 
 
@@ -320,7 +323,7 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
 
 def completed_years(q: Quantity, years: float) -> bool:
     """A duration in whole years is read as completed years ("three years" = 2.8 ≤ held < 4)."""
-    if q.hedge or q.kind == "digits" and q.tol < 0.5:
+    if q.hedge or (q.kind == "digits" and q.tol < 0.5):
         return matches(q, years)
     n = abs(q.value)
     return n - 0.2 <= years < n + 1

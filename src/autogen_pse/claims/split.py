@@ -119,7 +119,8 @@ def split_units(text: str) -> list[Unit]:
             return
         lead_line = lines[para_lines[-1]].strip()
         paragraph += 1
-        ctx = [t for _l, t in headings]
+        bold = _BOLD_LEAD.match(lines[para_lines[0]])
+        ctx = [t for _l, t in headings] + ([bold.group(2)] if bold else [])  # "**Amazon.** Up 242 % …"
         for first, last in _line_groups(lines, para_lines):
             start = offsets[first]
             chunk = text[start:offsets[last] + len(lines[last])]

@@ -18,13 +18,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .catalogue import _STOP_CAPS
+from .catalogue import _STOP_CAPS, Catalogue, Mention, unknown_names
 from .catalogue import GENERIC_ABBREVIATIONS as _ABBREVIATIONS
-from .catalogue import Catalogue, Mention, unknown_names
 from .dates import find_dates, name_spans, same_date
 from .evidence import Count, Evidence, FactValue, Metric
-from .lexicon import ADVICE, DOWN_RE, IMPERATIVE_START, NEAR_WORDS, NEGATIONS, ORDINALS, UP_RE, content_words, \
-    phrase_regex, stem
+from .lexicon import (
+    ADVICE,
+    DOWN_RE,
+    IMPERATIVE_START,
+    NEAR_WORDS,
+    NEGATIONS,
+    ORDINALS,
+    UP_RE,
+    content_words,
+    phrase_regex,
+    rank_regex,
+    stem,
+)
 from .model import Claim, Finding, Status
 from .quantities import Quantity, completed_years, find_quantities, matches
 
@@ -47,6 +57,8 @@ _UNIT_NOUNS = re.compile(r"^\s*(?:shares?|units?|sh|shs)\b", re.IGNORECASE)
 _INITIAL = re.compile(r"(?:^|[.!?:;|•>(—–]|\*\*|__|\s-)[\s\"'*_]*$")
 _PRONOUN = re.compile(r"(?:\b(?:because|as|since|so|and|but|while|when|where)|,)\s+(?:it|it's|it has|it is)\b"
                       r"|\b(?:despite|while|since|as) being\b", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(?:than|versus|vs\.?|compared (?:with|to)|unlike|like|behind|after)\s+(?:the\s+)?$",
+                       re.IGNORECASE)
 _LIST_SEP = re.compile(r"[\s,]*(?:and|&|or|,|/)?[\s,]*", re.IGNORECASE)
 _RUN_SEP = re.compile(r"[\s,]*(?:and|&|/|vs\.?|versus|or|–|-|to)?[\s,]*", re.IGNORECASE)
 _TOGETHER = re.compile(r"^\W{0,3}(?:\w+\s+){0,2}?(?:between them|combined|together|jointly|in total|altogether|"
@@ -63,13 +75,17 @@ _HYPOTHETICAL = re.compile(r"\b(?:if it were|were it|would have|would be at|even
                            r"hypothetical|suppose|imagine|for example|e\.g\.)", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
 _SUPERLATIVE = re.compile(
-    r"\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|of\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
+    r"\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
     r"greatest|best|top-rated|top-performing|highest-traffic|highest-volume|first|only|sole|No\.?\s*1|number one)"
-    r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones)\b)[A-Za-z-]+",
+    r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
+    r"important|notably|recently)\b)[A-Za-z-]+",
     re.IGNORECASE)
-_NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
-million billion dozen half third thirds quarter quarters fifth fifths tenth tenths""".split())
+_NUMBER_WORDS = frozenset([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty",
+    "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion", "dozen", "half",
+    "third", "thirds", "quarter", "quarters", "fifth", "fifths", "tenth", "tenths",
+])
 _OBJECT_WORDS = {"position", "stake", "holding", "shares", "stock", "it", "them", "exposure", "units", "name",
                  "allocation", "weight", "some", "more", "part", "all", "half"}
 _AFTER_GAP = re.compile(r"[\s:=(]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
@@ -100,8 +116,7 @@ class Verifier:
         self.catalogue = Catalogue(evidence)
         self.metric_re = {m.name: phrase_regex(m.words) for m in evidence.metrics if m.words}
         self.after_re = {m.name: phrase_regex(m.after_words) for m in evidence.metrics if m.after_words}
-        self.rank_re = [(phrase_regex([p], after_hyphen=True), m, p, order) for m in evidence.metrics
-                        for p, order in m.rank.items()]
+        self.rank_re = [(rank_regex(p), m, p, order) for m in evidence.metrics for p, order in m.rank.items()]
         self.action_of: dict[str, list[str]] = {}
         for action, words in evidence.actions.items():
             for w in words:
@@ -273,6 +288,11 @@ class Verifier:
         """The entity a word at ``pos`` is about: the nearest mention (an earlier one preferred, one
         right before a parenthesis holding ``pos`` wins; after "it"/"its"/"being" the sentence's
         subject), the only one, or the unit's scope."""
+        compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16):m.start])]
+        if compared and (len(compared) < len(mentions) or scope):
+            mentions = [m for m in mentions if m not in compared]  # "faster than Apple": not the subject
+            if not mentions:
+                return scope[-1]
         if len({m.entity for m in mentions}) == 1:
             return mentions[0].entity
         tagged = next((m for m in mentions if re.fullmatch(r"[^\w(]{0,3}\(\s*", text[end or pos:m.start])
@@ -334,8 +354,8 @@ class Verifier:
                 continue
             for run in runs:
                 first = qs[run[0]]
-                if len(run) != len(group) or first.start < group[-1].end or _STRONG.search(
-                        text[group[-1].end:first.start]) and "respectively" not in text[first.start:]:
+                if len(run) != len(group) or first.start < group[-1].end or (_STRONG.search(
+                        text[group[-1].end:first.start]) and "respectively" not in text[first.start:]):
                     continue
                 if any(group[-1].end <= x.start < first.start for x in mentions):
                     continue
@@ -464,7 +484,7 @@ class Verifier:
         direction = 0 if _bare(q) else self._direction_near(text, q, qs)
         if not metrics and not direction and None not in others:
             others = [*others, None]  # a threshold named beside a holding ("meet the 730-day test")
-        bare = _bare(q) or q.kind in ("fraction", "words") and unit == "pct"
+        bare = _bare(q) or (q.kind in ("fraction", "words") and unit == "pct")
         compatible = _quantity_units(q)
         chained = not paired and not metrics and prev is not None and bool(prev[1]) and prev[0].unit == q.unit \
             and _CHAIN.fullmatch(_PAREN.sub("", text[prev[0].end:q.start])) is not None
@@ -472,8 +492,9 @@ class Verifier:
             metrics = prev[1]
             pools = [self._pool(e, m, compatible, direction, anywhere=entity is None) for e in [entity, *others]
                      for m in metrics]
-            pools += [[f for f in self.ev.facts if f.metric == (m.same_as or m.name) and f.unit in compatible]
-                      for m in metrics]
+            if entity is None:
+                pools += [[f for f in self.ev.facts if f.metric == (m.same_as or m.name) and f.unit in compatible]
+                          for m in metrics]
         else:
             pools = [self._pool(e, m, compatible, direction, anywhere=entity is None) for e in [entity, *others]
                      for m in metrics]
@@ -515,7 +536,10 @@ class Verifier:
         if elsewhere:
             note += f"; {q.text} is {elsewhere[0].id}"
         status = Status.UNVERIFIABLE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED
-        if column in self.ev.proposal_columns and entity is not None:
+        proposal = column in self.ev.proposal_columns or bool(
+            self.action_any and self.action_any.search(text[max(0, q.start - 22):q.start])
+            and re.search(r"(?:\b(?:the|all|some|about|roughly|~)\s*)?$", text[max(0, q.start - 8):q.start]))
+        if proposal and entity is not None:
             bound = [f for f in self._facts(entity) if f.metric == self.ev.proposal_bounds.get(unit)]
             if bound and abs(q.value) <= bound[0].value + q.tol:
                 return Finding(kind="figure", text=q.text, status=Status.NONE, evidence=[bound[0].id],
@@ -609,7 +633,7 @@ class Verifier:
         worded = [d for d in self.ev.durations if d.words and any(
             re.search(rf"\b{re.escape(w)}", text, re.IGNORECASE) for w in d.words)]
         pool = own + [d for d in worded if d not in own]
-        pool += [d for d in self.ev.durations if d.entity is None and d not in pool]
+        pool += [d for d in self.ev.durations if d.entity is None and d not in pool and (not own or d.default)]
         if not pool:
             return Finding(kind="duration", text=q.text, status=Status.NONE)
         scaled = Quantity(years, "years", q.text, q.start, q.end, q.tol / per_year, q.hedge, q.sign, q.kind)
@@ -632,8 +656,9 @@ class Verifier:
                 continue
             for m in rx.finditer(text):
                 before = text[max(0, m.start() - 16):m.start()].lower()
-                if re.search(r"\bone of the\s*$|\bamong the\s*$", before):
-                    continue
+                if re.search(r"\bone of the\s*$|\bamong the\s*$", before) or re.match(
+                        r"\s*(?:was|is|of|at|:|=|—|-)?\s*(?:nearly|about|around|roughly|almost|~)?\s*[-−]?\d", text[m.end():]):
+                    continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
                 owner = next((x for x in mentions if x.end <= m.start() and re.fullmatch(r"['’]s\s*",
                                                                                       text[x.end:m.start()])), None)
                 if owner is not None or (_POSSESSIVE.search(before) and not re.search(
@@ -719,8 +744,7 @@ class Verifier:
             hi = min([m.start() for m in _CLAUSE.finditer(text, noun_end)]
                      + [o.start for o in qs if o.start >= noun_end and _bare(o)], default=len(text))
             rule, best = None, 10**9
-            if q.value == 1:  # "one holding is overweight": the predicate must follow at once
-                hi = min(hi, noun_end + 40)
+            hi = min(hi, noun_end + (30 if q.value != 1 else 25))  # the predicate stays near its count
             paren = re.search(r"\(\s*$", text[max(0, q.start - 3):q.start])
             if paren:  # "… MSFT stop-loss + long-held loss (3 holdings)": only what the parenthesis says
                 lo, hi = q.start, min(hi, text.find(")", q.end) if ")" in text[q.end:] else hi)
@@ -737,7 +761,7 @@ class Verifier:
             if everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
                 rule = everything  # "of the five holdings, three …": the total
             if rule is None:
-                if everything is None or q.value == 1 or not re.search(r"\b(?:the|all|our|these|its|of)\s*$", before):
+                if everything is None or q.value == 1 or not re.search(r"\b(?:the|all|our|these|its)\s*$", before):
                     continue
                 rule = everything
             out.append(self._count_finding(f"{q.text} {noun.group(0)}", int(q.value), rule, q.hedge))
@@ -788,8 +812,8 @@ class Verifier:
                 word = (obj.group(1) or "").lower() if obj else ""
                 ends = re.match(r"\s*(?:[.;!?]|$|\s(?:at|on|here|now|again|into|in|if|when|while|once|before|after|"
                                 r"as|on weakness|on dips)\b)", text[m.end():])
-                if word == "" and not ends or word and word not in _OBJECT_WORDS and not ends and not (
-                        self.subject_re and self.subject_re.fullmatch(word)):
+                if (word == "" and not ends) or (word and word not in _OBJECT_WORDS and not ends and not (
+                        self.subject_re and self.subject_re.fullmatch(word))):
                     continue
                 entity = self._entity_for(text, m.start(), mentions, scope)
             if entity is None or entity not in self.ev.allowed:
@@ -818,9 +842,9 @@ class Verifier:
                 if entity != flag.entity:
                     continue
                 clause = _CLAUSE.split(text[max(0, m.start() - 60):m.start()])[-1]
-                if NEAR_WORDS.search(clause) or NEAR_WORDS.search(text[m.end():m.end() + 20]) or re.search(
+                if NEAR_WORDS.search(clause) or NEAR_WORDS.search(text[m.end():m.end() + 20]) or (re.search(
                         r"\b(?:level|rule|threshold|limit|line|cap)s?\b", text[m.end():m.end() + 12]) and not re.search(
-                        r"\b(?:hit|breach|trigger|past|through|below|beyond|crossed|tripped)", clause):
+                        r"\b(?:hit|breach|trigger|past|through|below|beyond|crossed|tripped)", clause)):
                     continue
                 negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))
                 said = not negated

@@ -188,7 +188,7 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
     text = _role_text(lines, block)
     entry = OutEntry("education", block, text, ok=False)
     parts = [p for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip(" ,")]
-    if len(parts) > 1 or model.item_supported("certifications", text) and not parse_education_entry(text)["level"]:
+    if len(parts) > 1 or (model.item_supported("certifications", text) and not parse_education_entry(text)["level"]):
         # several degrees on one line, or a certification listed under Education: each part on its own
         oks = [_education_part(model, p.strip(" ,"), line, out) for p in parts]
         entry.ok = all(oks)
