@@ -46,7 +46,9 @@ def evidence_for(task: str) -> tuple[Verifier, Checker]:
     """The task's verifier and a :class:`Checker` with its programmatic checks, on the default inputs."""
     spec = load_task(ROOT / "tasks", task)
     prepare = task_module(str(spec.dir / "prepare.py"), "prepare")
-    prepared = prepare.build(spec.dir, {}) if task == "portfolio-review" else prepare.load_lib("inputs").load(spec.dir, {})
+    prepared = (
+        prepare.build(spec.dir, {}) if task == "portfolio-review" else prepare.load_lib("inputs").load(spec.dir, {})
+    )
     checker = Checker(spec, facts=prepared.facts, data=prepared.data, workspace=spec.dir, vars={})
     verifier = checker.verifier()
     assert verifier is not None
@@ -103,15 +105,15 @@ def evaluate(item: dict[str, Any], verifier: Verifier, checker: Checker) -> dict
     out["flagged"] = bool(flagged)
     out["task_caught"] = by_task
     out["fails"] = bool(contradicted) or (errors_unverifiable and bool(flagged)) or bool(by_task)
-    out["by"] = sorted({f.kind for c in flagged for f in c.findings if f.status in (Status.CONTRADICTED,
-                                                                                     Status.UNVERIFIABLE)}
-                       | {f"check {n}" for n in by_task})
+    out["by"] = sorted(
+        {f.kind for c in flagged for f in c.findings if f.status in (Status.CONTRADICTED, Status.UNVERIFIABLE)}
+        | {f"check {n}" for n in by_task}
+    )
     out["claims"] = hit
     return out
 
 
-def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]], title: str,
-           show: bool) -> None:
+def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]], title: str, show: bool) -> None:
     print(f"\n== {task} — {title}: {len(items)} artifacts ==")
     kinds: dict[str, list[int]] = defaultdict(list)
     for i, item in enumerate(items):
@@ -133,14 +135,19 @@ def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]]
         else:
             tot_c, tot_n = tot_c + c, tot_n + len(idx)
         fails = sum(results[i]["fails"] for i in idx)
-        print(f"{kind:<24}{len(idx):>4}{c / len(idx):>13.0%}{f / len(idx):>10.0%}{fails / len(idx):>8.0%}  "
-              + ", ".join(f"{k} {v}" for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
+        print(
+            f"{kind:<24}{len(idx):>4}{c / len(idx):>13.0%}{f / len(idx):>10.0%}{fails / len(idx):>8.0%}  "
+            + ", ".join(f"{k} {v}" for k, v in sorted(by.items(), key=lambda kv: -kv[1]))
+        )
         if show:
             for i in idx:
                 if not results[i]["contradicted"] and not results[i]["task_caught"]:
                     print(f"    miss {items[i]['batch']}/{items[i]['file']}: {items[i]['planted']!r}")
                     for c_ in results[i]["claims"]:
-                        print(f"        {c_.status.value}: {[(x.kind, x.text, x.status.value, x.note[:80]) for x in c_.findings]}")
+                        print(
+                            f"        {c_.status.value}: "
+                            f"{[(x.kind, x.text, x.status.value, x.note[:80]) for x in c_.findings]}"
+                        )
     faithful = [i for i, item in enumerate(items) if item["faithful"]]
     failed = [i for i in faithful if results[i]["failed"] or results[i]["task_failed"]]
     warned = [i for i in faithful if results[i]["warned"]]
@@ -149,16 +156,20 @@ def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]]
     print(f"fabrications failing the checks (any kind): {tot_fail}/{fabricated} = {tot_fail / max(fabricated, 1):.1%}")
     if nn_n:
         print(f"facts without numbers flagged: {nn_f}/{nn_n} = {nn_f / nn_n:.1%}")
-    print(f"faithful failed: {len(failed)}/{len(faithful)} = {len(failed) / max(len(faithful), 1):.1%}; "
-          f"faithful warned: {len(warned)}/{len(faithful)} = {len(warned) / max(len(faithful), 1):.1%}")
+    print(
+        f"faithful failed: {len(failed)}/{len(faithful)} = {len(failed) / max(len(faithful), 1):.1%}; "
+        f"faithful warned: {len(warned)}/{len(faithful)} = {len(warned) / max(len(faithful), 1):.1%}"
+    )
     if show:
         for i in failed + warned:
             if results[i]["task_failed"]:
                 print(f"    false {items[i]['batch']}/{items[i]['file']}: task check(s) {results[i]['task_failed']}")
             led = results[i]["ledger"]
             for c_ in led.contradicted + led.unverifiable:
-                print(f"    false {items[i]['batch']}/{items[i]['file']} line {c_.line}: {c_.status.value} "
-                      f"{c_.text[:90]!r} — {c_.why()[:140]}")
+                print(
+                    f"    false {items[i]['batch']}/{items[i]['file']} line {c_.line}: {c_.status.value} "
+                    f"{c_.text[:90]!r} — {c_.why()[:140]}"
+                )
     ms = [r["ms"] for r in results]
     print(f"verifier time per artifact: median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms")
 
@@ -178,11 +189,9 @@ def main() -> None:
         dev = [i for i, it in enumerate(items) if it["batch"] != HELD_OUT]
         held = [i for i, it in enumerate(items) if it["batch"] == HELD_OUT]
         if dev:
-            report(task, [items[i] for i in dev], [results[i] for i in dev], "development batches",
-                   args.show_misses)
+            report(task, [items[i] for i in dev], [results[i] for i in dev], "development batches", args.show_misses)
         if held:
-            report(task, [items[i] for i in held], [results[i] for i in held], f"held-out batch {HELD_OUT}",
-                   False)
+            report(task, [items[i] for i in held], [results[i] for i in held], f"held-out batch {HELD_OUT}", False)
         report(task, items, results, "all", False)
 
 

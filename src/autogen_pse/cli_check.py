@@ -35,8 +35,10 @@ def check(
     files: Annotated[list[Path], typer.Argument(help="Markdown documents (an artifact.md, a hand-written review…)")],
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE for the task's inputs (repeatable)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON object per file, one per line")] = False,
-    judge: Annotated[str | None, typer.Option("--judge", help="Model that reviews unverifiable claims "
-                                                             "(default: PSE_JUDGE_MODEL; none offline)")] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option("--judge", help="Model that reviews unverifiable claims (default: PSE_JUDGE_MODEL; none offline)"),
+    ] = None,
 ) -> None:
     """Verify each FILE claim by claim against TASK's evidence and print its ledger."""
     from .cli import _parse_vars, _settings
@@ -67,7 +69,9 @@ def check(
                 out.print(f"{_MARK[claim['status']]} line {claim['line']}: {escape(claim['text'])}")
                 out.print(f"    [dim]{escape(why)}[/]")
         score = "—" if report.grounding is None else f"{report.grounding:.2f}"
-        out.print(f"{report.supported} supported · {report.contradicted} contradicted · {report.unverifiable} "
-                  f"unverifiable of {report.factual} factual claims · grounding {score}"
-                  + (" · [red]fails[/]" if report.fails else ""))
+        out.print(
+            f"{report.supported} supported · {report.contradicted} contradicted · {report.unverifiable} "
+            f"unverifiable of {report.factual} factual claims · grounding {score}"
+            + (" · [red]fails[/]" if report.fails else "")
+        )
     raise typer.Exit(1 if failing else 0)

@@ -21,8 +21,13 @@ from autogen_pse.hooks import CheckContext, Fact, task_module
 
 _HERE = Path(__file__).resolve().parent
 _UNITS = {"%": "pct", "units": "units", "days": "days", "holdings": "count", "months": "count", "years": "years"}
-_ALIASES = {"GOOG": ["Alphabet", "Google"], "IBM": ["Big Blue", "International Business Machines"],
-            "MSFT": ["Microsoft"], "AAPL": ["Apple"], "AMZN": ["Amazon", "Amazon.com"]}
+_ALIASES = {
+    "GOOG": ["Alphabet", "Google"],
+    "IBM": ["Big Blue", "International Business Machines"],
+    "MSFT": ["Microsoft"],
+    "AAPL": ["Apple"],
+    "AMZN": ["Amazon", "Amazon.com"],
+}
 
 
 def _lexicon() -> dict[str, Any]:
@@ -72,8 +77,11 @@ def evidence(ctx: CheckContext) -> Evidence:
         if metric is None:
             continue
         unit = "money" if f.unit == data.get("currency") else _UNITS.get(f.unit, "ratio" if not f.unit else "count")
-        ev.facts.append(FactValue(id=f.id, entity=entity or None, metric=metric, value=float(f.value), unit=unit,
-                                  display=f.render()))
+        ev.facts.append(
+            FactValue(
+                id=f.id, entity=entity or None, metric=metric, value=float(f.value), unit=unit, display=f.render()
+            )
+        )
     _derived(ev, facts, data)
     _dates_and_durations(ev, facts, data)
     _flags_and_counts(ev, data, lex)
@@ -93,18 +101,50 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
     add = ev.facts.append
     for s in data["symbols"]:
         multiple = _value(facts, f"{s}.market_value") / _value(facts, f"{s}.cost_basis")
-        add(FactValue(id=f"{s}.multiple", entity=s, metric="multiple", value=multiple, unit="multiple",
-                      display=f"{multiple:.2f}x"))
+        add(
+            FactValue(
+                id=f"{s}.multiple",
+                entity=s,
+                metric="multiple",
+                value=multiple,
+                unit="multiple",
+                display=f"{multiple:.2f}x",
+            )
+        )
         gap = _value(facts, f"{s}.pnl_pct") - stop
-        add(FactValue(id=f"{s}.stop_distance_pct", entity=s, metric="stop_distance", value=gap, unit="pct",
-                      display=f"{gap:.2f} points"))
+        add(
+            FactValue(
+                id=f"{s}.stop_distance_pct",
+                entity=s,
+                metric="stop_distance",
+                value=gap,
+                unit="pct",
+                display=f"{gap:.2f} points",
+            )
+        )
         room = cap - _value(facts, f"{s}.weight_pct")
-        add(FactValue(id=f"{s}.cap_distance_pct", entity=s, metric="cap_distance", value=room, unit="pct",
-                      display=f"{room:.2f} points"))
+        add(
+            FactValue(
+                id=f"{s}.cap_distance_pct",
+                entity=s,
+                metric="cap_distance",
+                value=room,
+                unit="pct",
+                display=f"{room:.2f} points",
+            )
+        )
         if total_pnl:
             share = _value(facts, f"{s}.pnl") / total_pnl * 100
-            add(FactValue(id=f"{s}.gain_share_pct", entity=s, metric="gain_share", value=share, unit="pct",
-                          display=f"{share:.1f}%"))
+            add(
+                FactValue(
+                    id=f"{s}.gain_share_pct",
+                    entity=s,
+                    metric="gain_share",
+                    value=share,
+                    unit="pct",
+                    display=f"{share:.1f}%",
+                )
+            )
     n = len(data["symbols"])
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
     multiple = _value(facts, "total_value") / _value(facts, "total_cost")
@@ -114,20 +154,48 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
 def _dates_and_durations(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None:
     ev.dates.append(DateFact(id="as_of", metric="as_of", value=str(facts["as_of"].value)))
     for s in data["symbols"]:
-        ev.dates.append(DateFact(id=f"{s}.opened_on", entity=s, metric="opened", value=str(facts[f"{s}.opened_on"].value)))
-        ev.dates.append(DateFact(id=f"{s}.price_date", entity=s, metric="price", value=str(facts[f"{s}.price_date"].value)))
+        ev.dates.append(
+            DateFact(id=f"{s}.opened_on", entity=s, metric="opened", value=str(facts[f"{s}.opened_on"].value))
+        )
+        ev.dates.append(
+            DateFact(id=f"{s}.price_date", entity=s, metric="price", value=str(facts[f"{s}.price_date"].value))
+        )
         days = _value(facts, f"{s}.holding_days")
-        ev.durations.append(Duration(id=f"{s}.holding_days", entity=s, years=days / 365.25,
-                                     display=f"{int(days):,} days ({days / 365.25:.1f} years)"))
+        ev.durations.append(
+            Duration(
+                id=f"{s}.holding_days",
+                entity=s,
+                years=days / 365.25,
+                display=f"{int(days):,} days ({days / 365.25:.1f} years)",
+            )
+        )
     opened = sorted(str(facts[f"{s}.opened_on"].value) for s in data["symbols"])
     span = (date.fromisoformat(opened[-1]) - date.fromisoformat(opened[0])).days / 365.25
-    ev.durations.append(Duration(id="purchase_span", years=span, display=f"{opened[0]} to {opened[-1]}",
-                                 words=["span", "between", "spread over", "over a period"]))
+    ev.durations.append(
+        Duration(
+            id="purchase_span",
+            years=span,
+            display=f"{opened[0]} to {opened[-1]}",
+            words=["span", "between", "spread over", "over a period"],
+        )
+    )
     long_days = _value(facts, "rules.long_held_loss_days")
-    ev.durations.append(Duration(id="rules.long_held_loss_days", years=long_days / 365, display=f"{int(long_days)} days",
-                                 words=["long-held", "long held", "threshold", "rule", "at least"]))
-    ev.durations.append(Duration(id="volatility_months", years=_value(facts, "volatility_months") / 12,
-                                 display="36 months", words=["volatility", "vol", "monthly returns", "window", "trailing"]))
+    ev.durations.append(
+        Duration(
+            id="rules.long_held_loss_days",
+            years=long_days / 365,
+            display=f"{int(long_days)} days",
+            words=["long-held", "long held", "threshold", "rule", "at least"],
+        )
+    )
+    ev.durations.append(
+        Duration(
+            id="volatility_months",
+            years=_value(facts, "volatility_months") / 12,
+            display="36 months",
+            words=["volatility", "vol", "monthly returns", "window", "trailing"],
+        )
+    )
 
 
 def _flags_and_counts(ev: Evidence, data: dict[str, Any], lex: dict[str, Any]) -> None:
@@ -146,8 +214,9 @@ def _flags_and_counts(ev: Evidence, data: dict[str, Any], lex: dict[str, Any]) -
         "all": list(symbols),
     }
     for name, words in lex["counts"].items():
-        ev.counts.append(Count(id=f"count.{name}", kind="holding", words=words, entities=sets[name],
-                               nouns=lex["count_nouns"]))
+        ev.counts.append(
+            Count(id=f"count.{name}", kind="holding", words=words, entities=sets[name], nouns=lex["count_nouns"])
+        )
 
 
 def _sources(task_dir: Path, data: dict[str, Any]) -> list[Source]:

@@ -46,7 +46,7 @@ def finding(symbol: str, data: dict[str, Any]) -> str:
     trig = ", ".join(labels.get(t, t) for t in active) or "none"
     s = symbol
     return (f"- **{s}** ({data['names'][s]}): {ref(s + '.weight_pct')} of the portfolio, worth "
-            f"{ref(s + '.market_value')}; profit/loss {ref(s + '.pnl')} ({ref(s + '.pnl_pct')}) over "
+            f"{ref(s + '.market_value')}; P/L {ref(s + '.pnl')} ({ref(s + '.pnl_pct')}) over "
             f"{ref(s + '.holding_days')} days, annualised {ref(s + '.annualised_return_pct')}; volatility "
             f"{ref(s + '.volatility_pct')}, max drawdown {ref(s + '.max_drawdown_pct')}. Triggers: {trig}.")
 

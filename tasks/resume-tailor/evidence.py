@@ -35,7 +35,7 @@ def _data(ctx: CheckContext) -> dict[str, Any]:
 
 
 def _org_names(name: str) -> list[str]:
-    """"Brightline Payments Ltd" → also "Brightline Payments" and "Brightline"."""
+    """ "Brightline Payments Ltd" → also "Brightline Payments" and "Brightline"."""
     names = {name}
     short = _LEGAL.sub("", name).strip()
     names.add(short)
@@ -54,9 +54,14 @@ def evidence(ctx: CheckContext) -> Evidence:
     data = _data(ctx)
     lex = json.loads((_HERE / "claims_lexicon.json").read_text(encoding="utf-8"))
     cv = data["cv"]
-    ev = Evidence(metrics=[Metric(**m) for m in lex["metrics"]], claim_words=lex["claim_words"],
-                  subject_words=lex["subject_words"], unverifiable="error", unranked_superlatives=True,
-                  vocabulary=[(_HERE / "claims_vocabulary.txt").read_text(encoding="utf-8")])
+    ev = Evidence(
+        metrics=[Metric(**m) for m in lex["metrics"]],
+        claim_words=lex["claim_words"],
+        subject_words=lex["subject_words"],
+        unverifiable="error",
+        unranked_superlatives=True,
+        vocabulary=[(_HERE / "claims_vocabulary.txt").read_text(encoding="utf-8")],
+    )
     for role in cv["experience"]:
         ev.entities.append(Entity(id=role["id"], kind="role", names=_org_names(role["employer"])))
     for edu in cv["education"]:
@@ -69,12 +74,16 @@ def evidence(ctx: CheckContext) -> Evidence:
     for canonical, names in data["tech_vocab"]:
         plain = [n for n in names if not n.startswith("!")]
         exact = [n[1:] for n in names if n.startswith("!")]
-        ev.entities.append(Entity(id=f"tech:{canonical}", kind="technology", names=plain, symbols=exact,
-                                  in_sources=canonical in in_cv))
+        ev.entities.append(
+            Entity(id=f"tech:{canonical}", kind="technology", names=plain, symbols=exact, in_sources=canonical in in_cv)
+        )
     _dates(ev, cv, data.get("cv_text", ""))
     _figures(ev, cv, data.get("cv_text", ""))
-    ev.sources = [Source(id=f"cv:{n}", text=line) for n, line in enumerate(data.get("cv_text", "").splitlines(), 1)
-                  if line.strip()]
+    ev.sources = [
+        Source(id=f"cv:{n}", text=line)
+        for n, line in enumerate(data.get("cv_text", "").splitlines(), 1)
+        if line.strip()
+    ]
     return ev
 
 
@@ -94,23 +103,40 @@ def _dates(ev: Evidence, cv: dict[str, Any], cv_text: str) -> None:
     latest, exact = _as_of(cv, cv_text)
     for role in cv["experience"]:
         rid = role["id"]
-        ev.dates.append(DateFact(id=f"{rid}.start", entity=rid, metric="start", value=role["start"],
-                                 display=role["start_text"]))
+        ev.dates.append(
+            DateFact(id=f"{rid}.start", entity=rid, metric="start", value=role["start"], display=role["start_text"])
+        )
         if role["end"] != "present":
-            ev.dates.append(DateFact(id=f"{rid}.end", entity=rid, metric="end", value=role["end"],
-                                     display=role["end_text"]))
+            ev.dates.append(
+                DateFact(id=f"{rid}.end", entity=rid, metric="end", value=role["end"], display=role["end_text"])
+            )
         open_ended = role["end"] == "present" and not exact
         months = _months(role["start"], latest if role["end"] == "present" else role["end"])
-        ev.durations.append(Duration(id=f"{rid}.duration", entity=rid, years=months / 12, open_ended=open_ended,
-                                     display=f"{role['start_text']} – {role['end_text']}"))
+        ev.durations.append(
+            Duration(
+                id=f"{rid}.duration",
+                entity=rid,
+                years=months / 12,
+                open_ended=open_ended,
+                display=f"{role['start_text']} – {role['end_text']}",
+            )
+        )
     for edu in cv["education"]:
         if edu.get("year"):
             ev.dates.append(DateFact(id=f"{edu['id']}.year", entity=edu["id"], metric="year", value=edu["year"]))
     for year in re.findall(r"\((?:[A-Za-z ]*)((?:19|20)\d\d)\)", "\n".join(cv.get("certifications", []) or [])):
         ev.dates.append(DateFact(id=f"certification.{year}", metric="year", value=year))
     first = min(r["start"] for r in cv["experience"])
-    ev.durations.append(Duration(id="career", years=_months(first, latest) / 12, open_ended=not exact, default=True,
-                                 display=f"{first} to {latest}", words=["experience", "career", "industry"]))
+    ev.durations.append(
+        Duration(
+            id="career",
+            years=_months(first, latest) / 12,
+            open_ended=not exact,
+            default=True,
+            display=f"{first} to {latest}",
+            words=["experience", "career", "industry"],
+        )
+    )
 
 
 def _figures(ev: Evidence, cv: dict[str, Any], cv_text: str) -> None:

@@ -30,7 +30,9 @@ async def test_portfolio_fix_cycle_then_pass(settings: Settings) -> None:
     first, second = trace["cycles"]
     assert first["verdict"]["outcome"] == "PARTIAL" and second["kind"] == "fix"
     failing = {c["name"] for c in first["checks"] if not c["ok"]}
-    assert failing  # the planted wrong number / missing holding were caught by the checks
+    # the planted wrong AAPL weight (claim ledger) and the missing holding (coverage) were caught
+    assert failing == {"claims", "coverage"}
+    assert first["ledger"]["contradicted"] == 2 and second["ledger"]["contradicted"] == 0
     assert all(c["ok"] for c in second["checks"])
     # Retrieval before generation, recorded with ids, sources and scores.
     assert trace["retrievals"] and all(ch["source"] and "score" in ch for r in trace["retrievals"]
@@ -50,7 +52,9 @@ async def test_portfolio_sanitize_then_recheck(settings: Settings) -> None:
     result = await run_task(req, settings)
     trace = _trace(result)
     first = trace["cycles"][0]
-    assert any(c["name"] == "rules" and not c["ok"] for c in first["checks"])  # SELL IBM not allowed
+    # SELL IBM is not allowed: the claim ledger contradicts the row
+    claims = next(c for c in first["checks"] if c["name"] == "claims")
+    assert not claims["ok"] and "SELL is not allowed for IBM" in claims["detail"]
     assert trace["sanitize_changes"], "the rule-breaking action must be rewritten"
     change = trace["sanitize_changes"][0]
     assert "SELL" in change["before"] and "HOLD" in change["after"]
@@ -107,7 +111,7 @@ async def test_portfolio_review_on_local_model(settings: Settings) -> None:
     trace = _trace(result)
     [cycle] = trace["cycles"]
     assert cycle["verdict"]["outcome"] in {"PASS", "PARTIAL", "FAIL", "BLOCKED"}
-    assert {c["name"] for c in cycle["checks"]} >= {"structure", "numbers", "symbols", "coverage", "rules"}
+    assert {c["name"] for c in cycle["checks"]} >= {"structure", "coverage", "rules", "claims", "unverifiable"}
     assert trace["final_checks"] is not None and (Path(result.trace_dir) / "artifact.md").is_file()
 
 

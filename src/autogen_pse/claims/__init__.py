@@ -11,6 +11,20 @@ from .model import Claim, Finding, Ledger, Status
 from .verify import Verifier
 
 __all__ = [
-    "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
-    "Metric", "Source", "Status", "Verifier", "build_ledger", "ledger_checks",
+    "Claim",
+    "Count",
+    "DateFact",
+    "Duration",
+    "Entity",
+    "Evidence",
+    "FactValue",
+    "Finding",
+    "Flag",
+    "Ledger",
+    "Metric",
+    "Source",
+    "Status",
+    "Verifier",
+    "build_ledger",
+    "ledger_checks",
 ]

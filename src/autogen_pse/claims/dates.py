@@ -10,10 +10,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
-          "nov": 11, "dec": 12}
-_MON = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
-       r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+MONTHS = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "may": 5,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+_MON = (
+    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 _PATTERNS = [
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
     re.compile(rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\s+{_MON}\s*,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
@@ -29,7 +43,8 @@ _PATTERNS = [
 _NAMES = re.compile(
     r"\b(?:S\s?&\s?P|S&amp;P|FTSE|Nasdaq|NASDAQ|Russell|Stoxx|STOXX|DAX|CAC|Nikkei|Dow(?:\s+Jones)?|MSCI|Euro\s+Stoxx)"
     r"(?:\s+(?:Composite|Industrial\s+Average|World|ACWI|EAFE))?\s*\d+\b"
-    r"|\b[A-Z][A-Za-z]*-\d+\b|\bQ[1-4]\b|\bH[12]\b|\bFY\s?\d{2,4}\b|\bp\d{2}\b|\b[A-Z]{1,4}\d{1,3}\b")
+    r"|\b[A-Z][A-Za-z]*-\d+\b|\bQ[1-4]\b|\bH[12]\b|\bFY\s?\d{2,4}\b|\bp\d{2}\b|\b[A-Z]{1,4}\d{1,3}\b"
+)
 _RANGE_DASH = re.compile(r"^\s*(?:–|-|—|to|until|through|thru)\s*$")
 PRESENT = re.compile(r"\b(?:present|now|current|today|date|ongoing)\b", re.IGNORECASE)
 

@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 MAX_PASSAGES = 3
-SYSTEM = ("You check one claim against source passages. Use only the passages, never your own knowledge. "
-          "Answer with one line: VERDICT: SUPPORTED, CONTRADICTED or NOT_ENOUGH_INFO, then one line "
-          "QUOTE: the passage words that decide it (empty when NOT_ENOUGH_INFO).")
+SYSTEM = (
+    "You check one claim against source passages. Use only the passages, never your own knowledge. "
+    "Answer with one line: VERDICT: SUPPORTED, CONTRADICTED or NOT_ENOUGH_INFO, then one line "
+    "QUOTE: the passage words that decide it (empty when NOT_ENOUGH_INFO)."
+)
 _VERDICT = re.compile(r"\b(SUPPORTED|CONTRADICTED|NOT_ENOUGH_INFO)\b")
 _QUOTE = re.compile(r"QUOTE:\s*(.*)", re.IGNORECASE)
 
@@ -88,16 +90,27 @@ class Judge:
             client = provider.client_for("evaluator")
             for claim in ledger.unverifiable:
                 found = passages(claim.text, evidence)
-                result = await client.create([SystemMessage(content=SYSTEM),
-                                              UserMessage(content=question(claim.text, found), source="user")])
+                result = await client.create(
+                    [SystemMessage(content=SYSTEM), UserMessage(content=question(claim.text, found), source="user")]
+                )
                 verdict, quote = parse(result.content if isinstance(result.content, str) else "")
-                claim.judge = {"model": provider.name, "verdict": verdict, "quote": quote,
-                               "passages": ", ".join(pid for pid, _t in found)}
+                claim.judge = {
+                    "model": provider.name,
+                    "verdict": verdict,
+                    "quote": quote,
+                    "passages": ", ".join(pid for pid, _t in found),
+                }
                 status = {"SUPPORTED": Status.SUPPORTED, "CONTRADICTED": Status.CONTRADICTED}.get(verdict)
                 if status is not None and (status is Status.CONTRADICTED or quote):
-                    claim.findings.append(Finding(kind="judge", text=claim.text, status=status,
-                                                  note=f"judge {provider.name}: {verdict.lower()} — “{quote}”",
-                                                  evidence=[pid for pid, _t in found]))
+                    claim.findings.append(
+                        Finding(
+                            kind="judge",
+                            text=claim.text,
+                            status=status,
+                            note=f"judge {provider.name}: {verdict.lower()} — “{quote}”",
+                            evidence=[pid for pid, _t in found],
+                        )
+                    )
                     claim.status = status
         finally:
             await provider.close()

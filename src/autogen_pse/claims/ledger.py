@@ -27,8 +27,9 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     for n, unit in enumerate(split_units(artifact), start=1):
         scope = _context_entities(unit, verifier)
         carried = last_entities if unit.paragraph == last_paragraph else []
-        claim = Claim(id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind,
-                      section=unit.section)
+        claim = Claim(
+            id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind, section=unit.section
+        )
         row, columns = None, []
         if unit.kind == "row":
             row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
@@ -47,8 +48,14 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         if unit.kind == "heading" and not re.search(r"\d", text):
             claim.entities = [m.entity for m in verifier.catalogue.find(text)]
         else:
-            verifier.verify(claim, text, scope, row=row, columns=columns if unit.kind == "row" else None,
-                            carried=[e for e in carried if e not in scope])
+            verifier.verify(
+                claim,
+                text,
+                scope,
+                row=row,
+                columns=columns if unit.kind == "row" else None,
+                carried=[e for e in carried if e not in scope],
+            )
         claims.append(claim)
         if unit.paragraph != last_paragraph:
             last_paragraph, last_entities = unit.paragraph, []
@@ -76,26 +83,40 @@ def ledger_checks(ledger: Ledger) -> list[CheckResult]:
     if bad:
         listed = "; ".join(f"line {c.line}: {_quote(c.text)} — {c.why()}" for c in bad[:MAX_LISTED])
         more = f"; … and {len(bad) - MAX_LISTED} more" if len(bad) > MAX_LISTED else ""
-        claims = CheckResult(name="claims", ok=False, claims_checked=factual,
-                             claims_supported=supported,
-                             unsupported=[f"line {c.line}: {c.text}" for c in bad],
-                             detail=f"{len(bad)} of {factual} factual claim(s) contradicted by the evidence: "
-                                    f"{listed}{more}. Correct them or write {{{{fact:<id>}}}}")
+        claims = CheckResult(
+            name="claims",
+            ok=False,
+            claims_checked=factual,
+            claims_supported=supported,
+            unsupported=[f"line {c.line}: {c.text}" for c in bad],
+            detail=f"{len(bad)} of {factual} factual claim(s) contradicted by the evidence: "
+            f"{listed}{more}. Correct them or write {{{{fact:<id>}}}}",
+        )
     else:
-        claims = CheckResult(name="claims", ok=True, claims_checked=factual, claims_supported=supported,
-                             detail=f"no claim contradicted; {supported} of {factual} factual claim(s) supported")
+        claims = CheckResult(
+            name="claims",
+            ok=True,
+            claims_checked=factual,
+            claims_supported=supported,
+            detail=f"no claim contradicted; {supported} of {factual} factual claim(s) supported",
+        )
     unver = ledger.unverifiable
     severity = "error" if ledger.policy == "error" else "warning"
     if unver:
         listed = "; ".join(f"line {c.line}: {_quote(c.text)} — {c.why()}" for c in unver[:MAX_LISTED])
         more = f"; … and {len(unver) - MAX_LISTED} more" if len(unver) > MAX_LISTED else ""
-        check = CheckResult(name="unverifiable", ok=False, severity=severity,
-                            unsupported=[f"line {c.line}: {c.text}" for c in unver],
-                            detail=f"{len(unver)} claim(s) no source supports: {listed}{more}. "
-                                   "Remove them or keep to what the sources say")
+        check = CheckResult(
+            name="unverifiable",
+            ok=False,
+            severity=severity,
+            unsupported=[f"line {c.line}: {c.text}" for c in unver],
+            detail=f"{len(unver)} claim(s) no source supports: {listed}{more}. "
+            "Remove them or keep to what the sources say",
+        )
     else:
-        check = CheckResult(name="unverifiable", ok=True, severity=severity,
-                            detail="every factual claim is covered by the evidence")
+        check = CheckResult(
+            name="unverifiable", ok=True, severity=severity, detail="every factual claim is covered by the evidence"
+        )
     return [claims, check]
 
 

@@ -79,6 +79,12 @@ class Ledger(BaseModel):
         return round(len(self.supported) / self.factual, 4) if self.factual else None
 
     def summary(self) -> dict[str, object]:
-        return {"claims": len(self.claims), "factual": self.factual, "supported": len(self.supported),
-                "contradicted": len(self.contradicted), "unverifiable": len(self.unverifiable),
-                "grounding": self.grounding, "policy": self.policy}
+        return {
+            "claims": len(self.claims),
+            "factual": self.factual,
+            "supported": len(self.supported),
+            "contradicted": len(self.contradicted),
+            "unverifiable": len(self.unverifiable),
+            "grounding": self.grounding,
+            "policy": self.policy,
+        }

@@ -26,27 +26,77 @@ FRACTION_REL = 0.10  # "a third" is 30–36.7 %
 MULTIPLE_REL = 0.08  # "tripled" is 2.76–3.24 ×
 
 _UNITS_WORDS = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty",
-    "fifty", "sixty", "seventy", "eighty", "ninety",
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
 ]
 _SCALE_WORDS = ("hundred", "thousand", "million", "billion")
 _NUMBER_WORD = "|".join(_UNITS_WORDS + list(_SCALE_WORDS))
-_WORD_SEQ = re.compile(
-    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD}))*\b", re.IGNORECASE)
+_WORD_SEQ = re.compile(rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD}))*\b", re.IGNORECASE)
 _FRACTIONS = {
-    "half": 1 / 2, "a half": 1 / 2, "one half": 1 / 2, "a third": 1 / 3, "one third": 1 / 3, "one-third": 1 / 3,
-    "two thirds": 2 / 3, "two-thirds": 2 / 3, "a quarter": 1 / 4, "one quarter": 1 / 4, "one-quarter": 1 / 4,
-    "three quarters": 3 / 4, "three-quarters": 3 / 4, "a fifth": 1 / 5, "one fifth": 1 / 5, "one-fifth": 1 / 5,
-    "two fifths": 2 / 5, "two-fifths": 2 / 5, "a tenth": 1 / 10, "one tenth": 1 / 10, "one-tenth": 1 / 10,
-    "a sixth": 1 / 6, "an eighth": 1 / 8,
+    "half": 1 / 2,
+    "a half": 1 / 2,
+    "one half": 1 / 2,
+    "a third": 1 / 3,
+    "one third": 1 / 3,
+    "one-third": 1 / 3,
+    "two thirds": 2 / 3,
+    "two-thirds": 2 / 3,
+    "a quarter": 1 / 4,
+    "one quarter": 1 / 4,
+    "one-quarter": 1 / 4,
+    "three quarters": 3 / 4,
+    "three-quarters": 3 / 4,
+    "a fifth": 1 / 5,
+    "one fifth": 1 / 5,
+    "one-fifth": 1 / 5,
+    "two fifths": 2 / 5,
+    "two-fifths": 2 / 5,
+    "a tenth": 1 / 10,
+    "one tenth": 1 / 10,
+    "one-tenth": 1 / 10,
+    "a sixth": 1 / 6,
+    "an eighth": 1 / 8,
 }
 _NUMERATORS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _DENOMINATORS = {"thirds": 3, "quarters": 4, "fifths": 5, "sixths": 6, "eighths": 8, "tenths": 10}
-_FRACTIONS.update({f"{n}{sep}{d}": nv / dv for n, nv in _NUMERATORS.items() for d, dv in _DENOMINATORS.items()
-                   for sep in (" ", "-") if nv < dv})
+_FRACTIONS.update(
+    {
+        f"{n}{sep}{d}": nv / dv
+        for n, nv in _NUMERATORS.items()
+        for d, dv in _DENOMINATORS.items()
+        for sep in (" ", "-")
+        if nv < dv
+    }
+)
 _FRACTION_RE = re.compile(
-    r"\b(" + "|".join(sorted((re.escape(k) for k in _FRACTIONS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
+    r"\b(" + "|".join(sorted((re.escape(k) for k in _FRACTIONS), key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
 _MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5}
 _MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
 _DOZEN_RE = re.compile(r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
@@ -55,36 +105,82 @@ _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion|grand)\b)?"
-_AFTER = (r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
-          r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
-          r"|[\s-]?(?:days?|d|months?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
-          r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?")
+_AFTER = (
+    r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
+    r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
+    r"|[\s-]?(?:days?|d|months?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
+    r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
+)
 _DIGITS = re.compile(
-    rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=\s?(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}")
+    rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=\s?(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
+)
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
-    r"|[\s-](?:days?|months?|years?|yrs?|hours?|minutes?|weeks?)\b)?")
+    r"|[\s-](?:days?|months?|years?|yrs?|hours?|minutes?|weeks?)\b)?"
+)
 
 _HEDGES = [
     ("about", r"about|around|roughly|approximately|approx\.?|circa|c\.|some|an estimated|~|≈|±"),
-    ("nearly", r"nearly|almost|close\s+to|just\s+(?:under|shy\s+of|below)|not\s+quite|a\s+(?:little|bit)\s+(?:under|below|"
-               r"less\s+than)|slightly\s+(?:under|below|less\s+than)"),
-    ("just_over", r"just\s+(?:over|above|past|north\s+of)|a\s+(?:little|bit)\s+(?:over|above|more\s+than)|slightly\s+"
-                  r"(?:over|above|more\s+than)"),
-    ("over", r"over|more\s+than|above|north\s+of|upwards\s+of|at\s+least|well\s+over|in\s+excess\s+of"
-             r"|exceeding|better\s+than|greater\s+than|worse\s+than|deeper\s+than|beyond|past|>|≥"),
-    ("under", r"under|less\s+than|below|at\s+most|up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"
-              r"|<|≤|shy\s+of|short\s+of"),
+    (
+        "nearly",
+        r"nearly|almost|close\s+to|just\s+(?:under|shy\s+of|below)|not\s+quite|a\s+(?:little|bit)\s+(?:under|below|"
+        r"less\s+than)|slightly\s+(?:under|below|less\s+than)",
+    ),
+    (
+        "just_over",
+        r"just\s+(?:over|above|past|north\s+of)|a\s+(?:little|bit)\s+(?:over|above|more\s+than)|slightly\s+"
+        r"(?:over|above|more\s+than)",
+    ),
+    (
+        "over",
+        r"over|more\s+than|above|north\s+of|upwards\s+of|at\s+least|well\s+over|in\s+excess\s+of"
+        r"|exceeding|better\s+than|greater\s+than|worse\s+than|deeper\s+than|beyond|past|>|≥",
+    ),
+    (
+        "under",
+        r"under|less\s+than|below|at\s+most|up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"
+        r"|<|≤|shy\s+of|short\s+of",
+    ),
 ]
 _HEDGE_RE = re.compile(
-    r"(?:" + "|".join(f"(?P<{name}>(?:{pat}))" for name, pat in _HEDGES) + r")\s*(?:a\s+|an\s+)?$", re.IGNORECASE)
+    r"(?:" + "|".join(f"(?P<{name}>(?:{pat}))" for name, pat in _HEDGES) + r")\s*(?:a\s+|an\s+)?$", re.IGNORECASE
+)
 
-_TIME_UNITS = {"day": "days", "days": "days", "d": "days", "week": "weeks", "weeks": "weeks", "month": "months",
-               "months": "months", "year": "years", "years": "years", "yr": "years", "yrs": "years", "y": "years",
-               "hour": "hours", "hours": "hours", "hr": "hours", "hrs": "hours", "h": "hours", "minute": "minutes",
-               "minutes": "minutes", "min": "minutes", "mins": "minutes"}
-_SCALES = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
-           "billion": 1e9}
+_TIME_UNITS = {
+    "day": "days",
+    "days": "days",
+    "d": "days",
+    "week": "weeks",
+    "weeks": "weeks",
+    "month": "months",
+    "months": "months",
+    "year": "years",
+    "years": "years",
+    "yr": "years",
+    "yrs": "years",
+    "y": "years",
+    "hour": "hours",
+    "hours": "hours",
+    "hr": "hours",
+    "hrs": "hours",
+    "h": "hours",
+    "minute": "minutes",
+    "minutes": "minutes",
+    "min": "minutes",
+    "mins": "minutes",
+}
+_SCALES = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "grand": 1e3,
+    "m": 1e6,
+    "mn": 1e6,
+    "mm": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+}
 
 
 @dataclass(frozen=True)
@@ -112,13 +208,13 @@ def _precision(num: str) -> float:
         return 0.5 * 10 ** -len(plain.split(".")[1])
     if len(plain) >= 4:  # "13,000" or "2000": trailing zeros of a large figure are rounding
         zeros = len(plain) - len(plain.rstrip("0"))
-        return 0.5 * 10 ** zeros
+        return 0.5 * 10**zeros
     return 0.5
 
 
 def _hedge_before(text: str, start: int) -> tuple[str, int]:
     """The hedge written just before ``start`` and where it begins (``("", start)`` when none)."""
-    window = text[max(0, start - 30):start]
+    window = text[max(0, start - 30) : start]
     m = _HEDGE_RE.search(window)
     if not m:
         return "", start
@@ -170,7 +266,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
     for m in _DIGITS.finditer(text):
         if _overlaps(taken, m.start("num"), m.end("num")):
             continue
-        nxt = text[m.end():m.end() + 1]
+        nxt = text[m.end() : m.end() + 1]
         if nxt and (nxt.isalnum() or nxt == "_") and not m.group("after"):
             continue  # glued to letters: "3rd", "p95", "EC2"
         num, cur, after = m.group("num"), (m.group("cur") or "").strip(), m.group("after") or ""
@@ -181,9 +277,18 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if scale == "m" and not cur and not after:
             # "6 m" without a currency is not millions: "(36 m)" in a dashboard is months
             mult = 1e6 if (m.group("scale") or "").strip() == "M" else 1.0
-            if mult == 1.0 and re.match(r"\s*[),:;]", text[m.end():]):
-                add(Quantity(value, "months", text[m.start("num"):m.end()], m.start("num"), m.end(), tol,
-                             _hedge_before(text, m.start("num"))[0]))
+            if mult == 1.0 and re.match(r"\s*[),:;]", text[m.end() :]):
+                add(
+                    Quantity(
+                        value,
+                        "months",
+                        text[m.start("num") : m.end()],
+                        m.start("num"),
+                        m.end(),
+                        tol,
+                        _hedge_before(text, m.start("num"))[0],
+                    )
+                )
                 continue
         value, tol = value * mult, tol * mult
         unit, factor = _unit_from_after(after, cur)
@@ -194,20 +299,19 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         sign = -1 if sign_text in ("-", "−", "–") else (1 if sign_text == "+" else 0)
         start = m.start("sign") if sign_text else (m.start("cur") if cur else m.start("num"))
         hedge, _h = _hedge_before(text, start)
-        post = re.match(r"\s*(?:or\s+(?:worse|more|higher|above|greater|better|longer|deeper)|plus\b)", text[m.end():])
+        post = re.match(r"\s*(?:or\s+(?:worse|more|higher|above|greater|better|longer|deeper)|plus\b)", text[m.end() :])
         if m.group("plus") or post:
             hedge = "over"
-        elif re.match(r"\s*or\s+(?:less|lower|below|fewer|shorter)", text[m.end():]):
+        elif re.match(r"\s*or\s+(?:less|lower|below|fewer|shorter)", text[m.end() :]):
             hedge = "under"
-        add(Quantity(value * (sign or 1), unit, text[start:m.end()].strip(), start, m.end(), tol, hedge, sign))
+        add(Quantity(value * (sign or 1), unit, text[start : m.end()].strip(), start, m.end(), tol, hedge, sign))
 
     for m in _MULTIPLE_VERB_RE.finditer(text):
         if _overlaps(taken, m.start(), m.end()):
             continue
         hedge, _h = _hedge_before(text, m.start())
         value = _MULTIPLE_VERBS[m.group(1).lower()]
-        add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), value * MULTIPLE_REL, hedge,
-                     kind="multiple"))
+        add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), value * MULTIPLE_REL, hedge, kind="multiple"))
 
     for m in re.finditer(r"\bhalved\b", text, re.IGNORECASE):  # "halved p95 latency": down 50 %
         if not _overlaps(taken, m.start(), m.end()):
@@ -228,62 +332,91 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             add(Quantity(2, "multiple", m.group(0), m.start(), m.end(), 2 * MULTIPLE_REL, hedge, kind="multiple"))
 
     for m in _FRACTION_RE.finditer(text):
-        if _overlaps(taken, m.start(), m.end()) or re.search(rf"\b(?:{_NUMBER_WORD}|\d+)\s+and\s+$",
-                                                              text[max(0, m.start() - 16):m.start()], re.IGNORECASE):
+        if _overlaps(taken, m.start(), m.end()) or re.search(
+            rf"\b(?:{_NUMBER_WORD}|\d+)\s+and\s+$", text[max(0, m.start() - 16) : m.start()], re.IGNORECASE
+        ):
             continue  # "three and a half" is one number
         frac = _FRACTIONS[m.group(1).lower()]
-        if m.group(1).lower() == "half" and re.search(r"\b(?:in|by)\s+$", text[max(0, m.start() - 4):m.start()]):
+        if m.group(1).lower() == "half" and re.search(r"\b(?:in|by)\s+$", text[max(0, m.start() - 4) : m.start()]):
             hedge, _h = _hedge_before(text, m.start())
             add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))
             continue
-        if re.match(r"\s*(?:a|an|of\s+a|of\s+an)?\s*(?:hour|day|year|month|decade|point)", text[m.end():m.end() + 14]):
+        if re.match(
+            r"\s*(?:a|an|of\s+a|of\s+an)?\s*(?:hour|day|year|month|decade|point)", text[m.end() : m.end() + 14]
+        ):
             continue  # "half an hour", "half a point": not a share
         hedge, _h = _hedge_before(text, m.start())
-        add(Quantity(frac * 100, "pct", m.group(0), m.start(), m.end(), frac * 100 * FRACTION_REL, hedge,
-                     kind="fraction"))
+        add(
+            Quantity(
+                frac * 100, "pct", m.group(0), m.start(), m.end(), frac * 100 * FRACTION_REL, hedge, kind="fraction"
+            )
+        )
 
     for m in _WORD_SEQ.finditer(text):
         if _overlaps(taken, m.start(), m.end()):
             continue
         phrase = m.group(0)
-        if phrase.lower() in ("zero", "one") and not re.match(r"\s+(?:holding|position|stock|name|engineer|"
-                                                                 r"team|client|year|day|month)", text[m.end():]):
+        if phrase.lower() in ("zero", "one") and not re.match(
+            r"\s+(?:holding|position|stock|name|engineer|"
+            r"team|client|year|day|month)",
+            text[m.end() :],
+        ):
             continue  # "one" is mostly a pronoun: only a count before a counted noun
         value = _words_value(phrase)
         if value is None:
             continue
-        half = re.match(r"\s+and\s+a\s+half\b", text[m.end():])
+        half = re.match(r"\s+and\s+a\s+half\b", text[m.end() :])
         if half:
             value += 0.5
             taken.append((m.end(), m.end() + half.end()))
-        rest = text[m.end() + (half.end() if half else 0):][:22]
+        rest = text[m.end() + (half.end() if half else 0) :][:22]
         am = _WORD_AFTER.match(rest)
         after = am.group("after") or "" if am else ""
         unit, factor = _unit_from_after(after, "")
         end = m.end() + (half.end() if half else 0) + len(after)
         hedge, _h = _hedge_before(text, m.start())
-        add(Quantity(value * factor, unit, text[m.start():end], m.start(), end, (0.25 if half else 0.5) * factor, hedge,
-                     kind="words"))
+        add(
+            Quantity(
+                value * factor,
+                unit,
+                text[m.start() : end],
+                m.start(),
+                end,
+                (0.25 if half else 0.5) * factor,
+                hedge,
+                kind="words",
+            )
+        )
 
     out.sort(key=lambda q: q.start)
     return _shared_units(text, out)
 
 
 def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
-    """"47 and 48 %", "15–20 %": a bare figure joined to the next one takes that one's unit;
+    """ "47 and 48 %", "15–20 %": a bare figure joined to the next one takes that one's unit;
     "six minutes instead of forty-five": one joined to the previous one takes that one's."""
     out = list(qs)
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
-        if b.unit == "count" and a.unit in ("minutes", "days", "years") and re.fullmatch(
+        if (
+            b.unit == "count"
+            and a.unit in ("minutes", "days", "years")
+            and re.fullmatch(
                 r"\s*(?:instead of|rather than|from|down from|up from|compared with|vs\.?|versus)\s*",
-                text[a.end:b.start], re.IGNORECASE):
-            scale = 60.0 if a.unit == "minutes" and re.search(r"\bhours?\b", text[b.end:b.end + 8]) else 1.0
+                text[a.end : b.start],
+                re.IGNORECASE,
+            )
+        ):
+            scale = 60.0 if a.unit == "minutes" and re.search(r"\bhours?\b", text[b.end : b.end + 8]) else 1.0
             out[i] = Quantity(b.value * scale, a.unit, b.text, b.start, b.end, b.tol * scale, b.hedge, b.sign, b.kind)
     for i in range(len(out) - 2, -1, -1):
         a, b = out[i], out[i + 1]
-        if a.unit == "count" and a.kind in ("digits", "words") and b.unit in ("pct", "money", "minutes", "hours") and re.fullmatch(
-                r"\s*(?:and|to|or|-|–|/)\s*", text[a.end:b.start]):
+        if (
+            a.unit == "count"
+            and a.kind in ("digits", "words")
+            and b.unit in ("pct", "money", "minutes", "hours")
+            and re.fullmatch(r"\s*(?:and|to|or|-|–|/)\s*", text[a.end : b.start])
+        ):
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
     return out
 

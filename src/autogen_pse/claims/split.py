@@ -19,11 +19,14 @@ _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
 _SALUTATION = re.compile(
     r"^(?:(?:with\s+)?(?:best|kind|warm|many)?\s*(?:regards|wishes|thanks)|thanks|thank you|cheers|sincerely|"
     r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hello|good (?:morning|afternoon))"
-    r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$", re.IGNORECASE)
+    r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$",
+    re.IGNORECASE,
+)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
-    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca)\.|\b[A-Z]\.)$")
+    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca)\.|\b[A-Z]\.)$"
+)
 _SENTENCE_END = re.compile(r"[.!?][\"')\]*_]*(?=\s+[\"'(\[*_]*[A-Z0-9$€£~≈])|[.!?]$|;(?=\s+[A-Z])")
 
 
@@ -49,7 +52,7 @@ def _sentences(text: str, base: int) -> list[tuple[str, int, int]]:
     begin = 0
     for m in _SENTENCE_END.finditer(text):
         end = m.end()
-        head = text[begin:m.start() + 1]
+        head = text[begin : m.start() + 1]
         if text[m.start()] == "." and _ABBREV.search(head.rstrip(".") + "."):
             continue
         piece = text[begin:end]
@@ -123,7 +126,7 @@ def split_units(text: str) -> list[Unit]:
         ctx = [t for _l, t in headings] + ([bold.group(2)] if bold else [])  # "**Amazon.** Up 242 % …"
         for first, last in _line_groups(lines, para_lines):
             start = offsets[first]
-            chunk = text[start:offsets[last] + len(lines[last])]
+            chunk = text[start : offsets[last] + len(lines[last])]
             for sent, s, e in _sentences(chunk.replace("\n", " "), start):
                 kind = "heading" if _BOLD_ONLY.fullmatch(sent) or _SALUTATION.match(sent) else "sentence"
                 # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims
@@ -141,7 +144,7 @@ def split_units(text: str) -> list[Unit]:
         if fence:
             flush_paragraph()
             mark = fence.group(1)
-            info = line.strip()[len(mark):].strip().lower()
+            info = line.strip()[len(mark) :].strip().lower()
             if not in_fence:
                 in_fence = "" if info in ("markdown", "md") else mark[:3]
             elif line.strip().startswith(in_fence):
@@ -169,8 +172,18 @@ def split_units(text: str) -> list[Unit]:
             bullets = []
             start = base + line.find(title) if title else base
             paragraph += 1
-            units.append(Unit(title, start, start + len(title), i + 1, "heading", section,
-                              [t for _l, t in headings[:-1]], paragraph=paragraph))
+            units.append(
+                Unit(
+                    title,
+                    start,
+                    start + len(title),
+                    i + 1,
+                    "heading",
+                    section,
+                    [t for _l, t in headings[:-1]],
+                    paragraph=paragraph,
+                )
+            )
             prev_blank = False
             continue
         if "|" in stripped and (i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1])):
@@ -183,8 +196,20 @@ def split_units(text: str) -> list[Unit]:
             cells = _cells(line, base)
             paragraph += 1
             start = cells[0][1] if cells else base
-            units.append(Unit(stripped.strip("|").strip(), start, base + len(line.rstrip()), i + 1, "row", section,
-                              [t for _l, t in headings], cells, header, paragraph=paragraph))
+            units.append(
+                Unit(
+                    stripped.strip("|").strip(),
+                    start,
+                    base + len(line.rstrip()),
+                    i + 1,
+                    "row",
+                    section,
+                    [t for _l, t in headings],
+                    cells,
+                    header,
+                    paragraph=paragraph,
+                )
+            )
             continue
         b = _BULLET.match(line)
         if b:
@@ -194,8 +219,11 @@ def split_units(text: str) -> list[Unit]:
             body = line[body_start:]
             bullets = [(ind, t) for ind, t in bullets if ind < indent]
             lead = _BOLD_LEAD.match(body)
-            ctx = [t for _l, t in headings] + ([lead_line] if lead_line and indent == 0 else []) + [
-                t for _i, t in bullets]
+            ctx = (
+                [t for _l, t in headings]
+                + ([lead_line] if lead_line and indent == 0 else [])
+                + [t for _i, t in bullets]
+            )
             paragraph += 1
             for sent, s, e in _sentences(body, base + body_start):
                 units.append(Unit(sent, s, e, i + 1, "bullet", section, list(ctx), paragraph=paragraph))

@@ -149,8 +149,12 @@ class CvModel:
             return exact
         # "Leeds" for "University of Leeds": the distinctive words of one school, nothing else
         generic = {"university", "college", "institute", "school", "academy"}
-        return [e for e in self.education if e["school"] and want - generic
-                and want <= token_set(norm_org(e["school"])) and not (want & generic) - token_set(norm_org(e["school"]))]
+        out = []
+        for e in self.education:
+            have = token_set(norm_org(e["school"])) if e["school"] else set()
+            if want - generic and want <= have:
+                out.append(e)
+        return out
 
     def degree_supported(self, level: str, field: str, entries: list[dict[str, Any]] | None = None) -> bool:
         """A degree claim (``level`` from :func:`find_degrees`, optional ``field``) matches a CV degree."""

@@ -14,14 +14,18 @@ from .text import DateMention, clean_inline, find_dates, norm_text
 
 SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("volunteering", "Volunteering", ("volunteer", "volunteering")),
-    ("summary", "Summary", ("summary", "profile", "about", "objective", "overview", "introduction", "personal statement",
-                            "statement", "about me")),
+    ("summary", "Summary", (
+        "summary", "profile", "about", "objective", "overview", "introduction", "personal statement", "statement",
+        "about me",
+    )),
     (
         "skills",
         "Skills",
         ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages"),
     ),
-    ("experience", "Experience", ("experience", "employment", "work history", "career history", "career", "roles", "positions held", "work")),
+    ("experience", "Experience", (
+        "experience", "employment", "work history", "career history", "career", "roles", "positions held",
+    )),
     ("education", "Education", ("education", "academic", "qualifications", "degrees")),
     (
         "certifications",

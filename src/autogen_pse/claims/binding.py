@@ -1,0 +1,263 @@
+"""What a figure, a rank or an action is about: entity, metric, direction, pairs."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from .catalogue import Mention
+from .evidence import Metric
+from .lexicon import DOWN_RE, UP_RE
+from .patterns import (
+    _AFTER_GAP,
+    _CLAUSE,
+    _COMPARED,
+    _LIST_SEP,
+    _NEXT_FIGURE,
+    _PAREN,
+    _PRONOUN,
+    _RUN_SEP,
+    _STRONG,
+    _bare,
+    _quantity_units,
+)
+from .quantities import Quantity
+
+
+class Binding:
+    """What a figure, a rank or an action is about (a part of the Verifier)."""
+
+    def _metric_spans(self, text: str) -> list[tuple[int, int, Metric]]:
+        """Metric words in ``text``; one phrase may name several metrics ("cost", "gain")."""
+        spans: list[tuple[int, int, Metric]] = []
+        for metric in self.ev.metrics:
+            rx = self.metric_re.get(metric.name)
+            if rx is None:
+                continue
+            spans += [(m.start(), m.end(), metric) for m in rx.finditer(text)]
+        spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+        out: list[tuple[int, int, Metric]] = []
+        for span in spans:
+            clash = [o for o in out if span[0] < o[1] and o[0] < span[1]]
+            if clash and any((o[0], o[1]) != (span[0], span[1]) for o in clash):
+                continue
+            out.append(span)
+        return out
+
+    @staticmethod
+    def _boundaries(text: str, a: int, b: int) -> int:
+        lo, hi = min(a, b), max(a, b)
+        return len(_CLAUSE.findall(text[lo:hi]))
+
+    def _entity_for(
+        self, text: str, pos: int, mentions: list[Mention], scope: list[str], end: int | None = None
+    ) -> str | None:
+        """The entity a word at ``pos`` is about: the nearest mention (an earlier one preferred, one
+        right before a parenthesis holding ``pos`` wins; after "it"/"its"/"being" the sentence's
+        subject), the only one, or the unit's scope."""
+        compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16) : m.start])]
+        if compared and (len(compared) < len(mentions) or scope):
+            mentions = [m for m in mentions if m not in compared]  # "faster than Apple": not the subject
+            if not mentions:
+                return scope[-1]
+        if len({m.entity for m in mentions}) == 1:
+            return mentions[0].entity
+        tagged = next(
+            (
+                m
+                for m in mentions
+                if re.fullmatch(r"[^\w(]{0,3}\(\s*", text[end or pos : m.start]) and re.match(r"\s*\)", text[m.end :])
+            ),
+            None,
+        )
+        if tagged is not None:  # "10.2y (MSFT)"
+            return tagged.entity
+        best, best_d, best_m = None, 10**9, None
+        for m in mentions:
+            if m.end <= pos:
+                d = pos - m.end
+                if re.fullmatch(r"\s*\([^()]*", text[m.end : pos]):
+                    d = 0
+            else:
+                d = m.start - pos + 60
+            d += 80 * self._boundaries(text, pos, m.end if m.end <= pos else m.start)
+            if d < best_d:
+                best, best_d, best_m = m.entity, d, m
+        if (
+            best_m is not None
+            and best_m.end <= pos
+            and mentions[0] is not best_m
+            and _PRONOUN.search(text[best_m.end : pos])
+        ):
+            return mentions[0].entity  # "A beat B because it rose 242 %": "it" is the subject
+        if best is not None and best_d < 240:
+            return best
+        return scope[-1] if scope else None
+
+    def _pair_lists(self, text: str, mentions: list[Mention], qs: list[Quantity], index: list[int]) -> dict[int, str]:
+        """ "A and B are up 5 % and 7 % (respectively)", "A (…) and B (…) are at 10 % and 15 %": a run of
+        k figures after a list of k entities pairs with them in order. Keys are the caller's ``index``."""
+        out: dict[int, str] = {}
+        if len(mentions) < 2 or len(qs) < 2:
+            return out
+        groups: list[list[Mention]] = [[mentions[0]]]
+        for m in mentions[1:]:
+            if _LIST_SEP.fullmatch(_PAREN.sub("", text[groups[-1][-1].end : m.start])):
+                groups[-1].append(m)
+            else:
+                groups.append([m])
+        runs: list[list[int]] = [[0]]
+        for i in range(1, len(qs)):
+            if qs[i].unit == qs[runs[-1][-1]].unit and _RUN_SEP.fullmatch(text[qs[i - 1].end : qs[i].start]):
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        distinct: list[Mention] = []
+        for m in mentions:
+            if all(m.entity != d.entity for d in distinct):
+                distinct.append(m)
+        for run in runs:
+            follow = [
+                g
+                for g in groups
+                if len(g) == len(run) > 1
+                and re.fullmatch(r"\s*(?:for|of|at|in|by)\s+", text[qs[run[-1]].end : g[0].start])
+            ]
+            if follow:
+                for m, i in zip(follow[0], run, strict=True):
+                    out.setdefault(index[i], m.entity)
+            tail = text[qs[run[-1]].end : qs[run[-1]].end + 20]
+            if len(run) > 1 and re.match(r"\W*respectively", tail) and len(distinct) >= len(run):
+                for m, i in zip(distinct[: len(run)], run, strict=True):
+                    out.setdefault(index[i], m.entity)
+        for group in groups:
+            if len(group) < 2:
+                continue
+            for run in runs:
+                first = qs[run[0]]
+                if (
+                    len(run) != len(group)
+                    or first.start < group[-1].end
+                    or (_STRONG.search(text[group[-1].end : first.start]) and "respectively" not in text[first.start :])
+                ):
+                    continue
+                if any(group[-1].end <= x.start < first.start for x in mentions):
+                    continue
+                for m, i in zip(group, run, strict=True):
+                    out[index[i]] = m.entity
+        return out
+
+    def _pair_metrics(self, text: str, qs: list[Quantity], spans: list[tuple[int, int, Metric]]) -> dict[int, Metric]:
+        """ "the lowest volatility and the mildest drawdown (23.5 % and -36.4 %)": the k figures of a
+        parenthesis take the k metrics named just before it, in order."""
+        out: dict[int, Metric] = {}
+        for paren in re.finditer(r"\(([^()]*)\)", text):
+            inside = [i for i, q in enumerate(qs) if paren.start() < q.start and q.end < paren.end()]
+            if len(inside) < 2 or not all(
+                _RUN_SEP.fullmatch(text[qs[a].end : qs[b].start]) for a, b in itertools.pairwise(inside)
+            ):
+                continue
+            lo = max((c.end() for c in _STRONG.finditer(text, 0, paren.start())), default=0)
+            phrases: list[list[Metric]] = []
+            last = (-1, -1)
+            for s_, e_, m in spans:
+                if lo <= s_ < paren.start():
+                    if (s_, e_) != last:
+                        phrases.append([])
+                        last = (s_, e_)
+                    phrases[-1].append(m)
+            if len(phrases) < len(inside):
+                continue
+            chosen = []
+            for i, group in zip(inside, phrases[-len(inside) :], strict=True):
+                fit = [m for m in group if any(u in _quantity_units(qs[i]) for u in m.units)]
+                chosen.append(fit[0] if fit else None)
+            if all(chosen):
+                out.update({i: m for i, m in zip(inside, chosen, strict=True) if m is not None})
+        return out
+
+    def _without_mentions(self, text: str, start: int, end: int) -> str:
+        """``text[start:end]`` with entity mentions and the separators of a list of them removed."""
+        piece = text[start:end]
+        for m in reversed(self.catalogue.find(piece)):
+            piece = piece[: m.start] + piece[m.end :]
+        return re.sub(r"^[\s,/&]*(?:and\s+)?", " ", piece) if piece.strip(" ,/&") == "" else piece
+
+    def _metrics_for(
+        self, text: str, q: Quantity, spans: list[tuple[int, int, Metric]], qs: list[Quantity]
+    ) -> list[Metric]:
+        """Metrics named for ``q``: a word up to 40 characters before it with no other figure in
+        between ("weight of 43.85 %"; a parenthesis is skipped), or right after it ("43.85 % wt",
+        "14.8 % of the book"). A word right after another figure is that figure's."""
+        found: list[tuple[int, Metric]] = []
+        accepted = ("count", "units") if _bare(q) else _quantity_units(q)
+        for s, e, metric in spans:
+            if not any(u in accepted for u in metric.units):
+                continue
+            if e <= q.start:
+                gap = _PAREN.sub("", self._without_mentions(text, e, q.start))
+                blocking = [o for o in qs if e <= o.start and o.end <= q.start and not _bare(o)]
+                owned = any(
+                    o.end <= s
+                    and _AFTER_GAP.fullmatch(text[o.end : s])
+                    and any(u in _quantity_units(o) for u in metric.units)
+                    for o in qs
+                    if o is not q
+                )
+                if len(gap) > 40 or blocking or owned or _CLAUSE.search(gap) or ("," in gap and len(gap) > 25):
+                    continue
+                found.append((len(gap), metric))
+            elif s >= q.end:
+                gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (
+                    q.kind in ("multiple", "fraction")
+                    and re.fullmatch(r"\s*(?:the\s+|its\s+|our\s+)?(?:[\w'’-]+\s+){0,2}", text[q.end : s])
+                )
+                if not gap_ok or _NEXT_FIGURE.match(text, e):
+                    continue
+                found.append((len(text[q.end : s]) + 1, metric))
+        for metric in self.ev.metrics:  # words that name a metric only right after a figure ("half the book")
+            rx = self.after_re.get(metric.name)
+            m = rx.match(text, q.end + len(_AFTER_GAP.match(text, q.end).group(0))) if rx else None
+            if m and any(u in accepted for u in metric.units):
+                found.append((m.start() - q.end + 1, metric))
+        found.sort(key=lambda x: x[0])
+        out: list[Metric] = []
+        for _d, m in found:
+            if all(m.name != o.name for o in out):
+                out.append(m)
+        return out
+
+    def _direction_near(self, text: str, q: Quantity, qs: list[Quantity] | None = None) -> int:
+        """+1 / -1 for a direction word written for this figure: before it with no other figure in
+        between ("down about 19 %"), or right after it ("27.7 % lower"). Prices in "from X to Y" have none."""
+        if re.search(r"\b(?:from|at|to)\s*[~≈]?\s*$", text[max(0, q.start - 6) : q.start]) or (
+            re.search(r"\bto\s*[~≈]?\s*$", text[max(0, q.start - 4) : q.start])
+            and re.search(r"\bfrom\b", text[max(0, q.start - 60) : q.start])
+        ):
+            return 0
+        others = [o for o in (qs or []) if o is not q]
+        best, best_d = 0, 10**9
+        for rx, sign in ((UP_RE, 1), (DOWN_RE, -1)):
+            if rx is None:
+                continue
+            for m in rx.finditer(text, max(0, q.start - 35), min(len(text), q.end + 14)):
+                if m.end() <= q.start:
+                    gap = text[m.end() : q.start]
+                    if (
+                        any(m.end() <= o.start and o.end <= q.start for o in others)
+                        or _CLAUSE.search(gap)
+                        or "," in gap
+                    ):
+                        continue
+                    d = len(gap)
+                elif m.start() >= q.end:
+                    if not re.fullmatch(r"\s*(?:\w+\s+)?", text[q.end : m.start()]):
+                        continue
+                    d = m.start() - q.end
+                else:
+                    continue
+                if d < best_d:
+                    best, best_d = sign, d
+        return best
+
+    # --- figures ------------------------------------------------------------------------------

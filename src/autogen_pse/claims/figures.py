@@ -1,0 +1,300 @@
+"""Figures and durations checked against the facts of their entity and metric."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from .catalogue import Mention
+from .evidence import FactValue, Metric
+from .model import Finding, Status
+from .patterns import (
+    _CHAIN,
+    _COMPARATOR,
+    _GLOBAL_NEAR,
+    _HYPOTHETICAL,
+    _LIST_SEP,
+    _PAREN,
+    _STRONG,
+    _TOGETHER_ANY,
+    _UNIT_NOUNS,
+    _bare,
+    _pair_role,
+    _quantity_units,
+)
+from .quantities import Quantity, completed_years, matches
+
+
+class Figures:
+    """Figures and durations against the facts of their entity and metric (a part of the Verifier)."""
+
+    def _figure(
+        self,
+        text: str,
+        q: Quantity,
+        entity: str | None,
+        spans: list[tuple[int, int, Metric]],
+        qs: list[Quantity],
+        prev: tuple[Quantity, list[Metric]] | None,
+        paired: bool,
+        *,
+        others: list[str | None],
+        mentions: list[Mention],
+        column: str,
+        named: list[Metric] | None = None,
+    ) -> tuple[Finding, list[Metric]]:
+        unit = q.unit
+        if unit == "count" and _UNIT_NOUNS.match(text[q.end :]):
+            unit = "units"
+            q = Quantity(q.value, "units", q.text, q.start, q.end, q.tol, q.hedge, q.sign, q.kind)
+        if unit in ("years", "months", "weeks") or (unit == "days" and not self._facts(entity, "days")):
+            return self._duration(q, entity, text), []
+        if unit == "multiple" and re.match(r"\s+(?:as|more than|that of|than)\b", text[q.end : q.end + 14]):
+            return Finding(kind="figure", text=q.text, status=Status.NONE, note="a relative comparison"), []
+        if not paired and self._portfolio_level(text, q) and None not in others:
+            others = [None, *others]
+        metrics = named if named else self._metrics_for(text, q, spans, qs)
+        direction = 0 if _bare(q) else self._direction_near(text, q, qs)
+        if not metrics and not direction and None not in others:
+            others = [*others, None]  # a threshold named beside a holding ("meet the 730-day test")
+        bare = _bare(q) or (q.kind in ("fraction", "words") and unit == "pct")
+        compatible = _quantity_units(q)
+        chained = (
+            not paired
+            and not metrics
+            and prev is not None
+            and bool(prev[1])
+            and prev[0].unit == q.unit
+            and _CHAIN.fullmatch(_PAREN.sub("", text[prev[0].end : q.start])) is not None
+        )
+        if chained and prev is not None:
+            metrics = prev[1]
+            pools = [
+                self._pool(e, m, compatible, direction, anywhere=entity is None)
+                for e in [entity, *others]
+                for m in metrics
+            ]
+            if entity is None:
+                pools += [
+                    [f for f in self.ev.facts if f.metric == (m.same_as or m.name) and f.unit in compatible]
+                    for m in metrics
+                ]
+        else:
+            pools = [
+                self._pool(e, m, compatible, direction, anywhere=entity is None)
+                for e in [entity, *others]
+                for m in metrics
+            ]
+        if not any(m.strict for m in metrics):
+            pools += [self._pool(e, None, compatible, direction, anywhere=entity is None) for e in [entity, *others]]
+        lo = max((c.end() for c in _STRONG.finditer(text, 0, q.start)), default=0)
+        hi = min((c.start() for c in _STRONG.finditer(text, q.end)), default=len(text))
+        if re.search(r"\b(?:range|ranges|ranging|spread|span)\b", text[lo : q.start], re.IGNORECASE):
+            pools += [self._pool(None, m, compatible, direction, anywhere=True) for m in metrics]  # over holdings
+        if re.search(r"\b(?:every|all|each)\b[^.;]{0,40}\bexcept\b", text[lo:hi], re.IGNORECASE):
+            return Finding(
+                kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a bound for several holdings"
+            ), metrics
+        group = {m.entity for m in mentions if lo <= m.start < hi}
+        together = _TOGETHER_ANY.search(text, lo, hi)
+        if together and len(group) < 2 and len(set(others) - {None}) + (entity is not None) > 1:
+            group = {e for e in [entity, *others] if e is not None}  # "together they …": the paragraph's
+        if len(group) > 1 and (together or self._listed_before(text, q, mentions)):
+            pools.append(self._sums(group, metrics, compatible))
+        pair = _pair_role(text, q)
+        for pool in pools:
+            hits = [f for f in pool if matches(q, f.value * (f.direction or 1) if q.sign else f.value)]
+            if hits:
+                return self._supported(q, hits, direction, pair), metrics
+        if chained and prev is not None and _COMPARATOR.fullmatch(_PAREN.sub("", text[prev[0].end : q.start])):
+            return Finding(
+                kind="figure",
+                text=q.text,
+                status=Status.NONE,
+                note=f"{q.text}: a point of comparison, matched by no fact",
+            ), metrics
+        if not metrics and not direction and (bare or entity is None):
+            # what a bare number (or a figure about nothing named) measures is unknown: not checkable
+            status = Status.UNVERIFIABLE if entity is None and not bare else Status.NONE
+            return Finding(
+                kind="figure", text=q.text, status=status, note=f"{q.text}: what it measures is not named"
+            ), metrics
+        pool = pools[0]
+        elsewhere = [f for f in self.ev.facts if f.unit in compatible and matches(q, f.value) and f not in pool]
+        metric = metrics[0] if metrics else None
+        about = f"{entity if metric is None or metric.scope != 'global' else ''} " if entity else ""
+        what = f"{about}{metric.name if metric else 'figures'}".strip()
+        shown = ", ".join(f"{f.id} = {f.shown()}" for f in sorted(pool, key=lambda f: abs(f.value - q.value))[:2])
+        note = f"{q.text} does not match {what} ({shown or 'no such fact'})"
+        if elsewhere:
+            note += f"; {q.text} is {elsewhere[0].id}"
+        status = Status.UNVERIFIABLE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED
+        proposal = column in self.ev.proposal_columns or bool(
+            self.action_any
+            and self.action_any.search(text[max(0, q.start - 22) : q.start])
+            and re.search(r"(?:\b(?:the|all|some|about|roughly|~)\s*)?$", text[max(0, q.start - 8) : q.start])
+        )
+        if proposal and entity is not None:
+            bound = [f for f in self._facts(entity) if f.metric == self.ev.proposal_bounds.get(unit)]
+            if bound and abs(q.value) <= bound[0].value + q.tol:
+                return Finding(
+                    kind="figure",
+                    text=q.text,
+                    status=Status.NONE,
+                    evidence=[bound[0].id],
+                    note=f"a proposed amount within {bound[0].id} = {bound[0].shown()}",
+                ), metrics
+            if bound:
+                note = f"{q.text} is more than {bound[0].id} = {bound[0].shown()}"
+        return Finding(
+            kind="figure",
+            text=q.text,
+            status=status,
+            note=note,
+            evidence=[f.id for f in pool[:2]] + [f.id for f in elsewhere[:1]],
+        ), metrics
+
+    def _listed_before(self, text: str, q: Quantity, mentions: list[Mention]) -> bool:
+        """ "Apple, Google and IBM make up 76 %": a list of entities is the subject of the figure."""
+        before = [m for m in mentions if m.end <= q.start]
+        if len(before) < 2:
+            return False
+        joined = all(
+            _LIST_SEP.fullmatch(_PAREN.sub("", text[a.end : b.start])) for a, b in itertools.pairwise(before)
+        )
+        return joined and not _STRONG.search(text[before[-1].end : q.start])
+
+    def _sums(self, entities: set[str], metrics: list[Metric], compatible: tuple[str, ...]) -> list[FactValue]:
+        """Facts summed over ``entities`` ("down about $11.9k between them")."""
+        names = {m.same_as or m.name for m in metrics} or {f.metric for e in entities for f in self._facts(e)}
+        out = []
+        for name in sorted(names):
+            facts = [f for e in sorted(entities) for f in self._facts(e) if f.metric == name and f.unit in compatible]
+            if len(facts) == len(entities):
+                out.append(
+                    FactValue(
+                        id="+".join(f.id for f in facts),
+                        metric=name,
+                        unit=facts[0].unit,
+                        value=sum(f.value for f in facts),
+                        display=f"{sum(f.value for f in facts):,.2f}",
+                    )
+                )
+        return out
+
+    def _portfolio_level(self, text: str, q: Quantity) -> bool:
+        """A figure whose own phrase speaks of the whole ("the book is worth …", "… of the portfolio")."""
+        lo = max((m.end() for m in re.finditer(r"[,;:—–(]|\band\b|\. ", text[: q.start])), default=0)
+        segment = text[lo : q.start]
+        if _GLOBAL_NEAR.search(segment) and not self.catalogue.find(segment):
+            return True
+        return bool(_GLOBAL_NEAR.match(text[q.end : q.end + 14].lstrip()) and not self.catalogue.find(segment))
+
+    def _pool(
+        self,
+        entity: str | None,
+        metric: Metric | None,
+        compatible: tuple[str, ...],
+        direction: int,
+        *,
+        anywhere: bool = False,
+    ) -> list[FactValue]:
+        """The facts a figure about ``entity`` and ``metric`` is compared with; ``anywhere``: the figure
+        names no entity at all, so an entity-level metric may be any entity's ("the 43.85 % weight")."""
+        if metric is not None and metric.scope == "global":
+            entity = None
+        pool = [f for f in self._facts(entity) if f.unit in compatible]
+        if metric is not None:
+            name = metric.same_as or metric.name
+            named = [f for f in pool if f.metric == name]
+            if not named and entity is None and anywhere:
+                named = [f for f in self.ev.facts if f.metric == name and f.unit in compatible]
+            return named
+        if direction and any(self._signed(f) for f in pool):
+            return [f for f in pool if self._signed(f)]
+        if not pool and anywhere:
+            pool = [f for f in self.ev.facts if f.unit in compatible]
+        return pool
+
+    def _supported(self, q: Quantity, hits: list[FactValue], direction: int, pair: str = "") -> Finding:
+        wrong_way = [f for f in hits if direction and self._sign_of(f) and self._sign_of(f) != direction]
+        if wrong_way and len(wrong_way) == len(hits):
+            f = wrong_way[0]
+            word = "a loss" if self._sign_of(f) < 0 else "a gain"
+            return Finding(
+                kind="direction",
+                text=q.text,
+                status=Status.CONTRADICTED,
+                evidence=[f.id],
+                note=f"{f.id} is {f.shown()}: {word}, not the direction written",
+            )
+        if pair and all(h.pair and h.pair != pair for h in hits):
+            return Finding(
+                kind="direction",
+                text=q.text,
+                status=Status.CONTRADICTED,
+                evidence=[hits[0].id],
+                note=f"the source has {hits[0].shown()} as the '{hits[0].pair}' figure: "
+                f"“{hits[0].source or hits[0].id}”",
+            )
+        return Finding(
+            kind="figure",
+            text=q.text,
+            status=Status.SUPPORTED,
+            evidence=[h.id for h in hits[:3]],
+            note=f"{hits[0].id} = {hits[0].shown()}",
+        )
+
+    def _facts(self, entity: str | None, unit: str | None = None) -> list[FactValue]:
+        facts = self.facts_by_entity.get(entity, [])
+        return [f for f in facts if unit is None or f.unit == unit]
+
+    def _signed(self, f: FactValue) -> bool:
+        metric = self.ev.metric(f.metric)
+        return bool(f.direction) or bool(metric and metric.signed)
+
+    def _sign_of(self, f: FactValue) -> int:
+        if f.direction:
+            return f.direction
+        metric = self.ev.metric(f.metric)
+        if metric and metric.signed and f.value:
+            return 1 if f.value > 0 else -1
+        return 0
+
+    def _duration(self, q: Quantity, entity: str | None, text: str) -> Finding:
+        per_year = {"days": 365.25, "weeks": 52.18, "months": 12}.get(q.unit, 1)
+        years = q.value / per_year
+        own = [d for d in self.ev.durations if entity and d.entity == entity]
+        worded = [
+            d
+            for d in self.ev.durations
+            if d.words and any(re.search(rf"\b{re.escape(w)}", text, re.IGNORECASE) for w in d.words)
+        ]
+        pool = own + [d for d in worded if d not in own]
+        pool += [d for d in self.ev.durations if d.entity is None and d not in pool and (not own or d.default)]
+        if not pool:
+            return Finding(kind="duration", text=q.text, status=Status.NONE)
+        scaled = Quantity(years, "years", q.text, q.start, q.end, q.tol / per_year, q.hedge, q.sign, q.kind)
+        ok = [
+            d
+            for d in pool
+            if (q.hedge == "over" and d.years >= years - scaled.tol)
+            or (d.open_ended and years >= d.years - 0.5 and q.hedge not in ("under", "nearly"))
+            or (completed_years(scaled, d.years) if q.unit == "years" else matches(scaled, d.years))
+        ]
+        if ok:
+            return Finding(
+                kind="duration",
+                text=q.text,
+                status=Status.SUPPORTED,
+                evidence=[d.id for d in ok[:2]],
+                note=f"{ok[0].id} = {ok[0].display or round(ok[0].years, 2)}",
+            )
+        d = pool[0]
+        return Finding(
+            kind="duration",
+            text=q.text,
+            status=Status.CONTRADICTED,
+            evidence=[d.id],
+            note=f"{q.text} does not match {d.id} = {d.display or f'{d.years:.2f} years'}",
+        )

@@ -1,0 +1,245 @@
+"""Patterns and small helpers shared by the verifier's parts."""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import phrase_regex
+from .model import Finding, Status
+from .quantities import Quantity
+
+_CLAUSE = re.compile(r";|\s[—–]\s|\s-\s|\bwhile\b|\bwhereas\b|\bbut\b|\bhowever\b|\balthough\b|\. |\|")
+_STRONG = re.compile(r";|\. |\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b")
+_PERF_UP = phrase_regex(
+    [
+        "is up",
+        "are up",
+        "was up",
+        "'s up",
+        "’s up",
+        "sits up",
+        "stands up",
+        "now up",
+        "still up",
+        "both up",
+        "in profit",
+        "profitable",
+        "in the green",
+        "above water",
+        "above cost",
+        "gained",
+        "gaining",
+        "a gain",
+        "winner",
+        "appreciated",
+        "rose",
+        "has risen",
+        "positive return",
+    ]
+)
+_PERF_DOWN = phrase_regex(
+    [
+        "is down",
+        "are down",
+        "was down",
+        "'s down",
+        "’s down",
+        "sits down",
+        "now down",
+        "still down",
+        "both down",
+        "at a loss",
+        "in the red",
+        "under water",
+        "underwater",
+        "below cost",
+        "under cost",
+        "losing",
+        "lost money",
+        "a loss",
+        "loser",
+        "declined",
+        "fell",
+        "has fallen",
+        "negative return",
+        "losing money",
+        "loss-making",
+    ]
+)
+_COMPAT = {
+    "pct": ("pct",),
+    "money": ("money",),
+    "multiple": ("multiple",),
+    "units": ("units", "count"),
+    "count": ("count", "units", "ratio", "money", "days", "minutes", "hours", "pct"),
+    "days": ("days",),
+    "months": ("months",),
+    "years": ("years",),
+    "minutes": ("minutes",),
+    "hours": ("hours",),
+    "weeks": ("weeks",),
+}
+_UNIT_NOUNS = re.compile(r"^\s*(?:shares?|units?|sh|shs)\b", re.IGNORECASE)
+_INITIAL = re.compile(r"(?:^|[.!?:;|•>(—–]|\*\*|__|\s-)[\s\"'*_]*$")
+_PRONOUN = re.compile(
+    r"(?:\b(?:because|as|since|so|and|but|while|when|where)|,)\s+(?:it|it's|it has|it is)\b"
+    r"|\b(?:despite|while|since|as) being\b",
+    re.IGNORECASE,
+)
+_COMPARED = re.compile(
+    r"\b(?:than|versus|vs\.?|compared (?:with|to)|unlike|like|behind|after)\s+(?:the\s+)?$", re.IGNORECASE
+)
+_LIST_SEP = re.compile(r"[\s,]*(?:and|&|or|,|/)?[\s,]*", re.IGNORECASE)
+_RUN_SEP = re.compile(r"[\s,]*(?:and|&|/|vs\.?|versus|or|–|-|to)?[\s,]*", re.IGNORECASE)
+_TOGETHER = re.compile(
+    r"^\W{0,3}(?:\w+\s+){0,2}?(?:between them|combined|together|jointly|in total|altogether|"
+    r"collectively|between the two|across (?:the )?(?:two|both))",
+    re.IGNORECASE,
+)
+_NEXT_FIGURE = re.compile(r"\s*(?:by|of|at|=|:)?\s*[~≈]?\s*[-+−]?\s*[$€£]?\d")
+_OBJECT_GAP = re.compile(
+    r"\s*(?:\w+ly\s+)?(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
+    r"a\s+couple|a\s+handful|a\s+modest|little|few|further|additional)\s+(?:\w+\s+)?(?:of\s+)?)?"
+    r"(?:the|its|our|this|that|back|down|into|out\s+of|to|of|in|on|up)?\s*(?:the|our|its)?\s*",
+    re.IGNORECASE,
+)
+_TOGETHER_ANY = re.compile(
+    r"\b(?:between them|combined|together|jointly|altogether|collectively|between the two|"
+    r"across (?:the )?(?:two|both))\b",
+    re.IGNORECASE,
+)
+_PAREN = re.compile(r"\([^()]*\)|\s[—–]\s[^—–]{1,60}\s[—–]\s")
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if it were|were it|would have|would be at|evenly|equal-weight|equally weighted|"
+    r"hypothetical|suppose|imagine|for example|e\.g\.)",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
+_SUPERLATIVE = re.compile(
+    r"\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
+    r"greatest|best|top-rated|top-performing|highest-traffic|highest-volume|first|only|sole|No\.?\s*1|number one)"
+    r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
+    r"important|notably|recently)\b)[A-Za-z-]+",
+    re.IGNORECASE,
+)
+_NUMBER_WORDS = frozenset(
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "dozen",
+        "half",
+        "third",
+        "thirds",
+        "quarter",
+        "quarters",
+        "fifth",
+        "fifths",
+        "tenth",
+        "tenths",
+    ]
+)
+_OBJECT_WORDS = {
+    "position",
+    "stake",
+    "holding",
+    "shares",
+    "stock",
+    "it",
+    "them",
+    "exposure",
+    "units",
+    "name",
+    "allocation",
+    "weight",
+    "some",
+    "more",
+    "part",
+    "all",
+    "half",
+}
+_AFTER_GAP = re.compile(r"[\s:=(]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
+_COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
+_CHAIN = re.compile(
+    r"\s*(?:vs\.?|versus|against|compared (?:with|to)|and|or|to|→|->|–|-|down to|up to|(?:,\s*)?now|"
+    r"instead of|rather than|from|down from|up from|(?:,\s*)?(?:down|up) from)\s*"
+    r"(?:for\s+\S+\s+)?",
+    re.IGNORECASE,
+)
+_GLOBAL_NEAR = re.compile(
+    r"\b(?:portfolio|book|overall|in aggregate|aggregate|in total|total|whole|combined)\b", re.IGNORECASE
+)
+_TOP_N = re.compile(
+    r"\btop[\s-]*(?:\d|one|two|three|four|five)\b|\b(?:\d|two|three|four|five)\s+(?:largest|biggest)\b", re.IGNORECASE
+)
+_MARKERS = re.compile(
+    r"^\s*(?:#{1,6}\s*)?\d{1,2}[.)](?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
+    r"|\b[\w.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\+?\d[\d ().-]{7,}\d"
+)
+
+
+def _pair_role(text: str, q: Quantity) -> str:
+    """ "from" / "to" when ``q`` is one end of "from A to B" (or "A → B"), else ""."""
+    before = text[max(0, q.start - 12) : q.start]
+    if re.search(r"\bfrom\s*[~≈]?\s*$", before):
+        return "from"
+    if re.search(r"(?:\bto|→|->)\s*[~≈]?\s*$", before) and re.search(
+        r"\bfrom\b|→|->", text[max(0, q.start - 70) : q.start]
+    ):
+        return "to"
+    if re.match(r"\s*(?:→|->)", text[q.end :]):
+        return "from"
+    return ""
+
+
+def _bare(q: Quantity) -> bool:
+    """A small whole number written without a unit ("the five holdings", "two problems")."""
+    return q.unit == "count" and q.tol >= 0.5 and float(q.value).is_integer() and abs(q.value) <= 20
+
+
+def _quantity_units(q: Quantity) -> tuple[str, ...]:
+    """Fact units a quantity can be compared with (a bare decimal such as "17.62" may be a percentage)."""
+    if q.unit == "count":
+        return ("count", "units", "ratio", "money", "days", "minutes", "hours") + (("pct",) if not _bare(q) else ())
+    return _COMPAT.get(q.unit, (q.unit,))
+
+
+def _fold(phrase: str) -> str:
+    return re.sub(r"[\s-]+", " ", phrase.strip().lower())
+
+
+def _status(findings: list[Finding]) -> Status:
+    statuses = {f.status for f in findings}
+    for s in (Status.CONTRADICTED, Status.UNVERIFIABLE, Status.SUPPORTED):
+        if s in statuses:
+            return s
+    return Status.NONE

@@ -1,0 +1,93 @@
+"""Names and statements no evidence covers, and superlatives no ranking decides."""
+
+from __future__ import annotations
+
+from .catalogue import _STOP_CAPS, Mention, unknown_names
+from .catalogue import GENERIC_ABBREVIATIONS as _ABBREVIATIONS
+from .lexicon import content_words, stem
+from .model import Finding, Status
+from .patterns import (
+    _INITIAL,
+    _NUMBER_WORDS,
+    _SUPERLATIVE,
+)
+
+
+class Statements:
+    """Unknown names, unsupported statements and superlatives (a part of the Verifier)."""
+
+    def _names(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], advice: bool) -> list[Finding]:
+        taken = skip + [(m.start, m.end) for m in mentions]
+        out = []
+        for name in unknown_names(text, self.catalogue, self.known, taken):
+            near = text[max(0, name.start - 40) : name.end + 40]
+            subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity == "?ticker"
+            if not subject and advice:
+                continue
+            out.append(
+                Finding(
+                    kind="entity",
+                    text=name.text,
+                    status=Status.CONTRADICTED if subject else Status.UNVERIFIABLE,
+                    note=f"{name.text} is in no source"
+                    + (" but is presented as part of the subject" if subject else ""),
+                )
+            )
+        return out
+
+    def _statement(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]]) -> list[Finding]:
+        """A factual statement whose content words no source or vocabulary explains: a claim word
+        ("announced", "dividend", "award") or a proper noun that no source names."""
+        taken = [(m.start, m.end) for m in mentions] + skip
+        words = [(w, s) for w, s, _e in content_words(text) if not any(a <= s < b for a, b in taken)]
+        unexplained = [
+            (w, s)
+            for w, s in words
+            if stem(w) not in self.vocab and not self.catalogue.knows(w) and w.lower() not in _NUMBER_WORDS
+        ]
+        # a claim word ("dividend", "sales", "award") is explained by the sources only, never by the
+        # vocabulary of ordinary words
+        strong = [
+            w
+            for w, _s in words
+            if self.claim_words
+            and self.claim_words.fullmatch(w)
+            and stem(w) not in self.source_stems
+            and not self.catalogue.knows(w)
+        ]
+        if not unexplained and not strong:
+            return []
+        proper = [
+            w
+            for w, s in unexplained
+            if w[:1].isupper()
+            and len(w) > 2
+            and w.upper() not in _ABBREVIATIONS
+            and w not in _STOP_CAPS
+            and not _INITIAL.search(text[:s])
+        ]
+        out = []
+        if strong or proper:
+            shown = ", ".join(dict.fromkeys(strong + proper))
+            out.append(
+                Finding(kind="statement", text=shown, status=Status.UNVERIFIABLE, note=f"no source supports: {shown}")
+            )
+        return out
+
+    def _superlatives(self, text: str) -> list[Finding]:
+        """A superlative ("the most senior engineer", "the largest migration") that no source states
+        and no ranking of facts decides."""
+        out = []
+        for m in _SUPERLATIVE.finditer(text):
+            phrase = " ".join(m.group(0).lower().split())
+            if any(phrase in " ".join(s.text.lower().split()) for s in self.ev.sources):
+                continue
+            out.append(
+                Finding(
+                    kind="rank",
+                    text=m.group(0),
+                    status=Status.UNVERIFIABLE,
+                    note=f"“{m.group(0)}”: no source states it and no figure decides it",
+                )
+            )
+        return out

@@ -1,0 +1,74 @@
+"""The claim ledger on the hand-written corpus (tests/fixtures/claims): figures must not regress.
+
+The floors sit a little under what ``bench/bench_claims.py`` measures today (see docs/claims.md); a
+change that loses detections or fails faithful artifacts shows up here before it ships.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "fixtures" / "claims"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_claims", ROOT / "bench" / "bench_claims.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_corpus_is_complete_and_labelled() -> None:
+    """≥ 120 reviews and ≥ 80 CVs, about a third faithful, every kind ≥ 8 times, planted text present."""
+    for task, minimum in (("portfolio-review", 120), ("resume-tailor", 80)):
+        items = []
+        for labels in sorted((CORPUS / task).glob("*/labels.jsonl")):
+            for line in labels.read_text(encoding="utf-8").splitlines():
+                item = json.loads(line)
+                text = (labels.parent / item["file"]).read_text(encoding="utf-8")
+                if not item["faithful"]:
+                    assert text.count(item["planted"]) == 1, (labels.parent.name, item["file"])
+                items.append(item)
+        assert len(items) >= minimum
+        faithful = sum(i["faithful"] for i in items)
+        assert 0.25 <= faithful / len(items) <= 0.4
+        kinds: dict[str, int] = {}
+        for i in items:
+            if not i["faithful"]:
+                kinds[i["kind"]] = kinds.get(i["kind"], 0) + 1
+        assert min(kinds.values()) >= 8, kinds
+        assert len({i["style"] for i in items}) >= 8
+
+
+@pytest.mark.parametrize(("task", "floors"), [
+    ("portfolio-review", {"contradicted": 0.92, "no_number_flagged": 0.85, "fails": 0.83,
+                          "faithful_failed": 0.05, "faithful_warned": 0.05}),
+    ("resume-tailor", {"contradicted": 0.82, "no_number_flagged": 0.85, "fails": 0.95,
+                       "faithful_failed": 0.10, "faithful_warned": 0.0}),
+])
+def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
+    bench = _bench()
+    verifier, checker = bench.evidence_for(task)
+    items = bench.load_corpus(task, sorted(p.name for p in (CORPUS / task).iterdir() if p.is_dir()))
+    results = [bench.evaluate(item, verifier, checker) for item in items]
+    fabricated = [(i, r) for i, r in zip(items, results, strict=True) if not i["faithful"]]
+    checkable = [r for i, r in fabricated if i["kind"] not in bench.NO_NUMBER_KINDS]
+    no_number = [r for i, r in fabricated if i["kind"] in bench.NO_NUMBER_KINDS]
+    faithful = [r for i, r in zip(items, results, strict=True) if i["faithful"]]
+
+    def rate(rows: list[dict[str, object]], key: str) -> float:
+        return sum(bool(r[key]) or (key == "contradicted" and bool(r["task_caught"])) for r in rows) / len(rows)
+
+    assert rate(checkable, "contradicted") >= floors["contradicted"]
+    assert rate(no_number, "flagged") >= floors["no_number_flagged"]
+    assert rate([r for _i, r in fabricated], "fails") >= floors["fails"]
+    failed = sum(bool(r["failed"] or r["task_failed"]) for r in faithful) / len(faithful)
+    assert failed <= floors["faithful_failed"]
+    assert rate(faithful, "warned") <= floors["faithful_warned"]
