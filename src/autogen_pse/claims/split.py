@@ -120,7 +120,8 @@ def split_units(text: str) -> list[Unit]:
         nonlocal para_lines, paragraph, lead_line
         if not para_lines:
             return
-        lead_line = lines[para_lines[-1]].strip()
+        head = " ".join(lines[i].strip() for i in para_lines)
+        lead_line = head if len(para_lines) <= 3 and len(head) <= 200 else ""  # an entry head, not prose
         paragraph += 1
         bold = _BOLD_LEAD.match(lines[para_lines[0]])
         ctx = [t for _l, t in headings] + ([bold.group(2)] if bold else [])  # "**Amazon.** Up 242 % …"
