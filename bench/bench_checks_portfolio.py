@@ -3,17 +3,28 @@
 Builds ``--n`` reviews from the real prepared facts (tasks/portfolio-review, default inputs): one
 sixth faithful, the rest with exactly one planted error of a kind, then prints, per kind, how often
 the check responsible for that kind failed (detection rate), how often any check failed, and the
-false-positive rate on the faithful reviews.
+false-positive rate on the faithful reviews. Each review is checked the way a run checks it
+(:class:`autogen_pse.checking.Checker`): the task's checks.py (structure, coverage, rules) and the
+claim ledger from its evidence.py (``claims``: contradicted figures, symbols, actions, dates;
+``unverifiable``: a warning for this task, counted as a failure here).
 
 Faithful reviews vary: findings order, actions chosen among the allowed ones, figures either as
-fact references or typed with a rounding that stays within the documented tolerance (0.5% / 0.01),
-plus prose with dates, years, "top 3", numbered lists and common abbreviations. Planted errors:
+fact references or typed with a rounding the ledger accepts (a figure is true at the precision it is
+written at: :func:`autogen_pse.claims.quantities.matches`), plus prose with dates, years, "top 3",
+numbered lists and common abbreviations. Planted errors:
 
-* wrong_number     one figure shifted by 2–30% (percentages: by at least 1 point) and typed
-* unknown_symbol   a non-held ticker in prose or in the Symbol column
+* wrong_number     one figure shifted by 2–30% (percentages: by at least 1 point) and typed as the fact
+                   renders (with its currency); "over N days" only upwards (a smaller N stays true),
+                   and never an Amount of the Actions table (a proposal, bounded by the units held)
+* unknown_symbol   a non-held ticker in prose, in a ticker context ("a position in NVDA", "NVDA
+                   stock"), or in the Symbol column
 * rule_breaking    one action row changed to an action the rules forbid for that symbol
 * missing_holding  one holding's finding and action row removed
 * missing_section  one of the four sections removed
+
+A planted figure, symbol or action counts as detected when the responsible check (``claims``) lists
+the claim that holds it — not merely when the check fails (it may fail on another sentence). What
+the checks flag on faithful reviews is listed with the ledger's reason.
 
 Run: ``.venv/bin/python bench/bench_checks_portfolio.py [--n 500] [--seed 7]``
 """
@@ -30,12 +41,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from autogen_pse.checking import Checker
+from autogen_pse.claims.quantities import find_quantities, matches
 from autogen_pse.facts import FACT_REF, render
-from autogen_pse.hooks import CheckContext, Fact
+from autogen_pse.hooks import Fact
+from autogen_pse.registry import load_task
 
-TASK_DIR = Path(__file__).resolve().parents[1] / "tasks" / "portfolio-review"
+ROOT = Path(__file__).resolve().parents[1]
+TASK_DIR = ROOT / "tasks" / "portfolio-review"
 KINDS = ("faithful", "wrong_number", "unknown_symbol", "rule_breaking", "missing_holding", "missing_section")
-RESPONSIBLE = {"wrong_number": "numbers", "unknown_symbol": "symbols", "rule_breaking": "rules",
+RESPONSIBLE = {"wrong_number": "claims", "unknown_symbol": "claims", "rule_breaking": "claims",
                "missing_holding": "coverage", "missing_section": "structure"}
 OTHER_TICKERS = ("NVDA", "TSLA", "ORCL", "META", "NFLX", "INTC", "CSCO", "ADBE", "CRM", "AMD", "QCOM",
                  "TXN", "HPQ", "XOM", "JPM", "WMT")
@@ -65,10 +80,12 @@ class Corpus:
         self.facts: dict[str, Fact] = prepared.facts
         self.data: dict[str, Any] = prepared.data
         self.rng = rng
+        self.marker = ""  # the planted text the responsible claim must hold (wrong figure, ticker, row)
+        self.where = ""  # where the unknown symbol was planted
 
     # --- faithful ---------------------------------------------------------------------------
     def typed(self, fact: Fact) -> str:
-        """A typed rendering of a numeric fact that stays within the tolerance."""
+        """A typed rendering of a numeric fact that is true of it at the precision written."""
         v = float(fact.value)
         options = [fact.render()]
         if fact.unit == "%":
@@ -77,11 +94,9 @@ class Corpus:
             sign = "-" if v < 0 else ""
             options += [f"{sign}${abs(v):,.0f}", f"{v / 1000:.1f}k {fact.unit}", f"{v:,.2f}"]
         choice = self.rng.choice(options)
-        parsed = self.review.numbers(choice)
-        if len(parsed) == 1:
-            n = parsed[0]
-            if self.review.within(n.value if n.signed else abs(n.value), v if n.signed else abs(v)):
-                return choice
+        parsed = find_quantities(choice)
+        if len(parsed) == 1 and matches(parsed[0], v):
+            return choice
         return fact.render()
 
     def faithful_refs(self) -> str:
@@ -121,39 +136,44 @@ class Corpus:
     # --- planted errors ---------------------------------------------------------------------
     def wrong_number(self, refs: str) -> str:
         numeric = [m for m in FACT_REF.finditer(refs)
-                   if not isinstance(self.facts[m.group(1)].value, str)]
+                   if not isinstance(self.facts[m.group(1)].value, str) and not _in_amount_cell(refs, m.start())]
         m = self.rng.choice(numeric)
         fact = self.facts[m.group(1)]
         v = float(fact.value)
-        shift = self.rng.choice((-1, 1)) * self.rng.uniform(0.02, 0.30) * abs(v)
+        upward_only = refs[:m.start()].endswith("over ")  # "over 604 days" is true of 851 days
+        shift = (1 if upward_only else self.rng.choice((-1, 1))) * self.rng.uniform(0.02, 0.30) * abs(v)
         if fact.unit == "%":
             wrong = f"{v + (shift if abs(shift) >= 1 else (1 if shift > 0 else -1)):.2f}%"
         else:
             shifted = v + shift
             wrong = f"{shifted:,.2f}" if isinstance(fact.value, float) else f"{max(round(shifted), 1):,}"
+            if fact.unit == self.data["currency"]:
+                wrong += f" {fact.unit}"  # one error: the figure (the fact renders with its currency)
         self.planted = (fact, wrong)
+        self.marker = wrong
         return self.type_some(refs[:m.start()] + wrong + refs[m.end():], 0.5)
 
     def collides(self, fact: Fact, wrong: str) -> str | None:
-        """The id of another fact the planted value matches within tolerance, if any."""
-        (n,) = self.review.numbers(wrong)
+        """The id of another fact the planted value is true of (as written), if any."""
+        (q,) = find_quantities(wrong)
         for other in self.facts.values():
-            if other.id == fact.id or isinstance(other.value, str) or (n.pct and other.unit != "%"):
+            if other.id == fact.id or isinstance(other.value, str) or ((q.unit == "pct") != (other.unit == "%")):
                 continue
-            target = float(other.value) if n.signed else abs(float(other.value))
-            if self.review.within(n.value if n.signed else abs(n.value), target):
+            if matches(q, float(other.value)):
                 return other.id
         return None
 
     def unknown_symbol(self, text: str) -> str:
         ticker = self.rng.choice(OTHER_TICKERS)
+        self.marker = ticker
         where = self.rng.randrange(3)
+        self.where = ("next steps", "findings", "Symbol column")[where]
         if where == 0:
-            sentence = f"- Consider adding {ticker} for growth.\n"
+            sentence = f"- Consider adding a position in {ticker} for growth.\n"
             return text.replace("## Next steps\n", f"## Next steps\n\n{sentence}", 1)
         if where == 1:
             symbol = self.rng.choice(self.data["symbols"])
-            return re.sub(rf"^(- \*\*{symbol}\*\*[^\n]*)$", rf"\1 It trails {ticker} this year.", text,
+            return re.sub(rf"^(- \*\*{symbol}\*\*[^\n]*)$", rf"\1 It trails {ticker} stock this year.", text,
                           count=1, flags=re.MULTILINE)
         rows = re.findall(r"^\| \d+ \| [A-Z]+ \| ([A-Z]+) \|", text, flags=re.MULTILINE)
         symbol = self.rng.choice(rows)
@@ -165,6 +185,7 @@ class Corpus:
         _priority, action, symbol = self.rng.choice(rows)
         allowed = self.data["allowed_actions"][symbol]
         bad = self.rng.choice([a for a in ("BUY", "SELL", "TRIM") if a not in allowed])
+        self.marker = f"{bad} | {symbol} |"
         return re.sub(rf"^(\| \d+ \| ){action}( \| {symbol} \|)", rf"\g<1>{bad}\2", text, count=1,
                       flags=re.MULTILINE)
 
@@ -186,6 +207,7 @@ class Corpus:
         return "\n".join(out) + "\n"
 
     def make(self, kind: str) -> str:
+        self.marker = ""
         refs = self.faithful_refs()
         if kind == "wrong_number":
             return self.wrong_number(refs)
@@ -201,23 +223,30 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     corpus = Corpus(random.Random(args.seed))
-    checks = load("checks")
+    checker = Checker(load_task(ROOT / "tasks", "portfolio-review"), facts=corpus.facts, data=corpus.data,
+                      workspace=TASK_DIR, vars={})
     total, responsible, any_failed, per_check_fp = Counter(), Counter(), Counter(), Counter()
+    flagged: Counter[str] = Counter()
+    placed, placed_hit = Counter(), Counter()  # unknown_symbol by placement
     collisions: list[str] = []
     started = time.perf_counter()
     for i in range(args.n):
         kind = KINDS[i % len(KINDS)]
         text = corpus.make(kind)
-        ctx = CheckContext(artifact=text, facts=corpus.facts, data=corpus.data, workspace=TASK_DIR,
-                           task_dir=TASK_DIR)
-        failed = {r.name for r in checks.checks(ctx) if not r.ok}
+        results = {r.name: r for r in checker.check(text)}
+        failed = {name for name, r in results.items() if not r.ok}
         total[kind] += 1
         any_failed[kind] += bool(failed)
         if kind == "faithful":
             per_check_fp.update(failed)
-        elif RESPONSIBLE[kind] in failed:
-            responsible[kind] += 1
-        elif kind == "wrong_number":
+            flagged.update(_flags(results, checker))
+            continue
+        hit = detected(results, RESPONSIBLE[kind], corpus.marker)
+        responsible[kind] += hit
+        if kind == "unknown_symbol":
+            placed[corpus.where] += 1
+            placed_hit[corpus.where] += hit
+        if not hit and kind == "wrong_number":
             fact, wrong = corpus.planted
             other = corpus.collides(fact, wrong)
             why = f" ≈ {other}" if other else " (no collision!)"
@@ -231,13 +260,50 @@ def main() -> None:
         n = total[kind]
         rates = f"{responsible[kind] / n:>10.1%}{any_failed[kind] / n:>11.1%}"
         print(f"{kind:<17}{n:>5}  {RESPONSIBLE[kind]:<10}{rates}")
+    if placed:
+        print("  unknown_symbol detected by placement: "
+              + ", ".join(f"{w} {placed_hit[w]}/{placed[w]}" for w in sorted(placed)))
     n = total["faithful"]
     fp = ", ".join(f"{k} {v}" for k, v in sorted(per_check_fp.items())) or "none"
     print(f"{'faithful':<17}{n:>5}  false positives {any_failed['faithful'] / n:.1%} (by check: {fp})")
     if collisions:
-        print("missed wrong numbers (the planted value matches another fact within the tolerance):")
+        print("missed wrong numbers (≈ another fact the planted value is true of; "
+              "\"no collision\": the ledger missed it):")
         for line in collisions:
             print(f"  {line}")
+    if flagged:
+        print("flagged on faithful reviews (times, check, sentence — what the ledger said):")
+        for line, times in sorted(flagged.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {times:>3}× {line}")
+
+
+def _in_amount_cell(text: str, pos: int) -> bool:
+    """Is ``pos`` in the Amount column (the 4th cell) of a table row?"""
+    start = text.rfind("\n", 0, pos) + 1
+    before = text[start:pos]
+    return before.lstrip().startswith("|") and before.count("|") == 4
+
+
+def detected(results: dict[str, Any], check: str, marker: str) -> bool:
+    """The responsible check failed — for the claim ledger, on a claim holding the planted text."""
+    result = results[check]
+    if result.ok:
+        return False
+    return not marker or check not in ("claims", "unverifiable") or any(marker in u for u in result.unsupported)
+
+
+def _flags(results: dict[str, Any], checker: Checker) -> list[str]:
+    """What failed on a faithful review: each flagged claim with the ledger's reason, else the detail."""
+    out = []
+    for name, r in results.items():
+        if r.ok:
+            continue
+        if name in ("claims", "unverifiable") and checker.ledger is not None:
+            claims = checker.ledger.contradicted if name == "claims" else checker.ledger.unverifiable
+            out += [f"[{name}] {c.text!r} — {c.why()}" for c in claims]
+        else:
+            out.append(f"[{name}] {r.detail}")
+    return out
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ Each CV is checked the way a run checks it (:class:`autogen_pse.checking.Checker
 ``checks.py`` (employers, titles, degrees, entries, sections, keywords) and then the claim ledger
 built from its ``evidence.py`` — check ``claims`` (contradicted figures, dates, technologies) and
 ``unverifiable`` (no source; an error for this task). Prints the detection rate per kind (by the
-expected check and by any check), the false-positive rate on faithful CVs, how often sanitize makes
+expected check — for the ledger, on the claim holding the planted figure, date or technology — and
+by any check), the false-positive rate on faithful CVs, how often sanitize makes
 a planted CV pass, and the time per check (checks.py + ledger) call.
 
 Run: ``.venv/bin/python bench/bench_checks_resume.py [--n 300] [--seed 7] [--json]``
@@ -124,6 +125,7 @@ class Person:
     summary: str
     extra_certs: list[tuple[str, int]] = field(default_factory=list)
     pinned: set[str] = field(default_factory=set)  # planted bullets the tailored CV must keep
+    marker: str = ""  # the planted figure, year or technology: the ledger must flag a claim holding it
 
 
 def _money(rng: random.Random) -> str:
@@ -306,6 +308,7 @@ def plant(
         shown = f"{new:,}" if "," in hit.group(1) else str(new)
         role.bullets[i] = role.bullets[i][: hit.start(1)] + shown + role.bullets[i][hit.end(1) :]
         q.pinned.add(role.bullets[i])
+        q.marker = str(new)
     elif kind == "swap":
         for _ in range(20):
             r = rng.choice(q.roles)
@@ -324,9 +327,8 @@ def plant(
                 }
             )
             if pool:
-                r.bullets[i] = (
-                    r.bullets[i][: hit.start(1)] + str(rng.choice(pool)) + r.bullets[i][hit.end(1) :]
-                )
+                q.marker = str(rng.choice(pool))
+                r.bullets[i] = r.bullets[i][: hit.start(1)] + q.marker + r.bullets[i][hit.end(1) :]
                 q.pinned.add(r.bullets[i])
                 return q, ""
         return plant(p, "number", rng, cv_numbers, cv_figures)
@@ -344,8 +346,10 @@ def plant(
     elif kind == "date":
         if role.end is not None and rng.random() < 0.5:
             role.end = (role.end[0] + 1, role.end[1])
+            q.marker = str(role.end[0])
         else:
             role.start = (role.start[0] - 1, role.start[1])
+            q.marker = str(role.start[0])
     elif kind == "degree":
         have = {d[0] for d in q.degrees}
         i = rng.randrange(len(q.degrees))
@@ -354,6 +358,7 @@ def plant(
     elif kind == "technology":
         cv_text = render_cv(p).lower()
         tech = rng.choice([t for t in TECHS if t not in p.skills and t.lower() not in cv_text])
+        q.marker = tech
         if rng.random() < 0.5:
             q.skills.append(tech)
             q.pinned.add(tech)
@@ -393,6 +398,7 @@ class Tally:
     any_check: int = 0
     sanitized_ok: int = 0
     by_check: dict[str, int] = field(default_factory=dict)
+    flagged: dict[str, int] = field(default_factory=dict)  # faithful only: "[check] sentence — why": count
 
 
 def run(n: int, seed: int, debug: bool = False) -> dict[str, Any]:
@@ -437,7 +443,10 @@ def run(n: int, seed: int, debug: bool = False) -> dict[str, Any]:
             t.by_check[name] = t.by_check.get(name, 0) + 1
         if failed:
             t.any_check += 1
-        if kind != "faithful" and EXPECTED[kind] in failed:
+        if kind == "faithful":
+            for line in _false_flags(results, checker):
+                t.flagged[line] = t.flagged.get(line, 0) + 1
+        if kind != "faithful" and _detected(results, EXPECTED[kind], person.marker):
             t.expected += 1
         fixed = sanitize.sanitize(ctx)
         after = checker.check(fixed.artifact)
@@ -466,6 +475,31 @@ def run(n: int, seed: int, debug: bool = False) -> dict[str, Any]:
     }
 
 
+def _detected(results: list[Any], check: str, marker: str) -> bool:
+    """The expected check failed — for the claim ledger, on a claim holding the planted text (it may
+    fail on another sentence too)."""
+    result = next(r for r in results if r.name == check)
+    if result.ok:
+        return False
+    if not marker or check not in ("claims", "unverifiable"):
+        return True
+    return any(marker in u.replace(",", "") for u in result.unsupported)
+
+
+def _false_flags(results: list[Any], checker: Checker) -> list[str]:
+    """What failed on a faithful CV: each ledger claim with the ledger's reason, else the check detail."""
+    out = []
+    for r in results:
+        if r.ok or r.severity != "error":
+            continue
+        if r.name in ("claims", "unverifiable") and checker.ledger is not None:
+            claims = checker.ledger.contradicted if r.name == "claims" else checker.ledger.unverifiable
+            out += [f"[{r.name}] {c.text!r} — {c.why()}" for c in claims]
+        else:
+            out.append(f"[{r.name}] {r.detail}")
+    return out
+
+
 def report(res: dict[str, Any]) -> str:
     lines = [
         f"resume-tailor checks: {res['n']} tailored CVs of {res['people']} generated people "
@@ -489,6 +523,9 @@ def report(res: dict[str, Any]) -> str:
         f"faithful    {f['total']:>5}  false positives: {f['any_check']} ({fp:.1f}%)"
         + (f" by check {f['by_check']}" if f["by_check"] else ""),
     ]
+    if f["flagged"]:
+        lines.append("flagged on faithful CVs (times, check, sentence — what the ledger or check said):")
+        lines += [f"  {n:>3}× {line}" for line, n in sorted(f["flagged"].items(), key=lambda kv: (-kv[1], kv[0]))]
     return "\n".join(lines)
 
 

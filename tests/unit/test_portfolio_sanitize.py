@@ -1,4 +1,8 @@
-"""portfolio-review sanitize: rule-breaking rows become HOLD with a visible note; checks pass after."""
+"""portfolio-review sanitize: rule-breaking rows become HOLD with a visible note; checks pass after.
+
+"Checks" are what a run checks: the task's checks.py and the claim ledger (``claims``,
+``unverifiable``), through :class:`autogen_pse.checking.Checker`.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,13 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+from autogen_pse.checking import Checker
 from autogen_pse.facts import render
 from autogen_pse.hooks import CheckContext
+from autogen_pse.registry import load_task
 
-TASK_DIR = Path(__file__).resolve().parents[2] / "tasks" / "portfolio-review"
+ROOT = Path(__file__).resolve().parents[2]
+TASK_DIR = ROOT / "tasks" / "portfolio-review"
 
 
 def _load(name: str) -> ModuleType:
@@ -24,6 +31,8 @@ prepare, checks_mod, sanitize_mod = _load("prepare"), _load("checks"), _load("sa
 PREPARED = prepare.build(TASK_DIR, {})
 FAITHFUL, _ = render(prepare.sibling("example_review").example_review(PREPARED.facts, PREPARED.data),
                      PREPARED.facts)
+CHECKER = Checker(load_task(ROOT / "tasks", "portfolio-review"), facts=PREPARED.facts, data=PREPARED.data,
+                  workspace=TASK_DIR, vars={})
 
 
 def ctx(text: str) -> CheckContext:
@@ -32,14 +41,17 @@ def ctx(text: str) -> CheckContext:
 
 
 def failing(text: str) -> dict[str, str]:
-    return {r.name: r.detail for r in checks_mod.checks(ctx(text)) if not r.ok}
+    """``{name: detail}`` of the failing checks (checks.py's and the claim ledger's)."""
+    assert [r.name for r in checks_mod.checks(ctx(text))] == ["structure", "coverage", "rules"]
+    return {r.name: r.detail for r in CHECKER.check(text) if not r.ok}
 
 
 def test_bad_sell_becomes_hold_with_a_visible_note_and_checks_pass():
     bad = FAITHFUL.replace("| 5 | HOLD | IBM | — | no rule trigger; within the limits |",
                            "| 5 | SELL | IBM | 150 units | take profits |")
     assert bad != FAITHFUL
-    assert list(failing(bad)) == ["rules"]
+    assert list(failing(bad)) == ["claims"]
+    assert "SELL is not allowed for IBM" in failing(bad)["claims"]
     result = sanitize_mod.sanitize(ctx(bad))
     expected = ("| 5 | HOLD | IBM | — | take profits [sanitized: SELL not allowed by rules — "
                 "no stop-loss or long-held-loss trigger for IBM] |")
@@ -107,4 +119,5 @@ def test_unfixable_problems_remain_for_the_final_checks():
     bad = FAITHFUL.replace("43.85% of the portfolio", "48.85% of the portfolio")
     result = sanitize_mod.sanitize(ctx(bad))
     assert result.changes == []
-    assert list(failing(result.artifact)) == ["numbers"]
+    assert list(failing(result.artifact)) == ["claims"]
+    assert "48.85% does not match AAPL weight" in failing(result.artifact)["claims"]

@@ -10,6 +10,7 @@ from types import ModuleType
 
 import pytest
 
+from autogen_pse.checking import Checker
 from autogen_pse.facts import render
 from autogen_pse.hooks import CheckContext
 from autogen_pse.prompt_parts import BLOCKED_FORMAT, FACT_REFERENCES, VERDICT_FORMAT
@@ -101,12 +102,18 @@ def _fixture(stem: str) -> dict[str, list[str]]:
     return json.loads((SCRIPTED / f"{stem}.json").read_text(encoding="utf-8"))
 
 
+def _checker() -> Checker:
+    return Checker(load_task(ROOT / "tasks", "portfolio-review"), facts=PREPARED.facts, data=PREPARED.data,
+                   workspace=TASK_DIR, vars={})
+
+
 def _checks(raw: str) -> dict:
+    """What a run checks on ``raw``: checks.py, then the claim ledger (``claims``, ``unverifiable``)."""
     text, unknown = render(raw, PREPARED.facts)
     assert unknown == []
-    ctx = CheckContext(artifact=text, facts=PREPARED.facts, data=PREPARED.data, workspace=TASK_DIR,
-                       task_dir=TASK_DIR, raw_artifact=raw)
-    return {r.name: r for r in checks_mod.checks(ctx)}
+    _rendered, results = _checker().run(raw)
+    assert _rendered == text
+    return {r.name: r for r in results}
 
 
 def test_fixtures_are_current():
@@ -133,11 +140,12 @@ def test_fix_then_pass_fixture():
     fixture = _fixture("portfolio_fix_then_pass")
     assert [parse_trailer(r).outcome for r in fixture["evaluator"]] == [Outcome.PARTIAL, Outcome.PASS]
     first = _checks(fixture["specialist"][0])
-    assert sorted(n for n, r in first.items() if not r.ok) == ["coverage", "numbers"]
+    assert sorted(n for n, r in first.items() if not r.ok) == ["claims", "coverage"]
     assert "AMZN" in first["coverage"].detail
-    wrong = first["numbers"].unsupported
+    wrong = first["claims"].unsupported
     assert len(wrong) == 2  # the AAPL weight in Findings and in the TRIM reason
-    assert all(re.search(r"nearest: [^)]*AAPL\.weight_pct = 43\.85%", w) for w in wrong)
+    assert all("AAPL" in w and "47.85%" in w for w in wrong)
+    assert first["claims"].detail.count("AAPL.weight_pct = 43.85%") == 2
     second = fixture["specialist"][1]
     assert "{{fact:AAPL.weight_pct}}" in second and not re.search(r"\d+\.\d\d%", second)
     assert all(r.ok for r in _checks(second).values())
@@ -149,16 +157,19 @@ def test_sanitize_fixture():
     assert all(parse_trailer(r).outcome is Outcome.PASS for r in fixture["evaluator"])
     for raw in fixture["specialist"]:
         results = _checks(raw)
-        assert [n for n, r in results.items() if not r.ok] == ["rules"]
+        assert [n for n, r in results.items() if not r.ok] == ["claims"]
+        assert "SELL is not allowed for IBM" in results["claims"].detail
         merged = merge_checks(parse_trailer(fixture["evaluator"][0]),
-                              [("rules", "error", results["rules"].detail)])
-        assert (merged.outcome, merged.reason) == (Outcome.PARTIAL, Reason.RULE_VIOLATION)
+                              [("claims", "error", results["claims"].detail)])
+        # the forbidden action is a contradicted claim now: DATA_MISMATCH (RULE_VIOLATION was the
+        # reason of the old rules check)
+        assert (merged.outcome, merged.reason) == (Outcome.PARTIAL, Reason.DATA_MISMATCH)
     text, _ = render(fixture["specialist"][-1], PREPARED.facts)
     ctx = CheckContext(artifact=text, facts=PREPARED.facts, data=PREPARED.data, workspace=TASK_DIR,
                        task_dir=TASK_DIR)
     result = sanitize_mod.sanitize(ctx)
     assert [c.rule for c in result.changes] == ["action_not_allowed"]
     assert "| HOLD | IBM | — |" in result.artifact
-    final = checks_mod.checks(CheckContext(artifact=result.artifact, facts=PREPARED.facts, data=PREPARED.data,
-                                           workspace=TASK_DIR, task_dir=TASK_DIR))
+    final = _checker().check(result.artifact)
+    assert [r.name for r in final] == ["structure", "coverage", "rules", "claims", "unverifiable"]
     assert all(r.ok for r in final)

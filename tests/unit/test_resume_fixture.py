@@ -37,7 +37,7 @@ def test_fixture_shape_and_trailers() -> None:
 
 def test_cycle_one_is_caught_and_cycle_two_passes() -> None:
     bad, good = _doc()["specialist"]
-    assert {"employers", "dates", "entries"} <= failing(bad)
+    assert {"employers", "claims", "entries"} <= failing(bad)  # claims: the shifted start date
     rendered, unknown = render(good, prepared().facts)
     assert unknown == [] and "{{" not in rendered
     assert failing(rendered) == set()
@@ -69,8 +69,12 @@ async def test_scripted_run_fixes_then_passes(task_settings: Settings) -> None:
     assert result.verified
     trace = json.loads((Path(result.trace_dir) / "trace.json").read_text(encoding="utf-8"))
     first, second = trace["cycles"]
-    checks = {c["name"]: c["ok"] for c in first["checks"]}
-    assert checks["employers"] is False and checks["dates"] is False and checks["numbers"] is True
+    checks = {c["name"]: c for c in first["checks"]}
+    assert checks["employers"]["ok"] is False and checks["claims"]["ok"] is False
+    # the ledger contradicts the shifted date only: every figure of the CV is right
+    [contradicted] = [c for c in first["ledger"]["claims"] if c["status"] == "contradicted"]
+    assert [f["kind"] for f in contradicted["findings"] if f["status"] == "contradicted"] == ["date"]
+    assert "Sep 2014 is not a date of exp3" in checks["claims"]["detail"]
     assert any("[check employers]" in i and "Northwind Freight GmbH" in i for i in first["verdict"]["issues"])
     assert second["kind"] == "fix" and "Northwind Freight GmbH" in second["task_text"]
     assert all(c["ok"] for c in second["checks"] if c["severity"] == "error")

@@ -2,6 +2,9 @@
 
 The task's hooks live in ``tasks/resume-tailor/`` and are loaded by path, the way the registry
 loads them. ``prepared()`` runs the real ``prepare`` on the shipped inputs once per session.
+``run_checks`` / ``failing`` run what a run runs: the task's ``checks.py`` and then the claim ledger
+built from its ``evidence.py`` (checks ``claims`` and ``unverifiable``, both errors for this task),
+through :class:`autogen_pse.checking.Checker`.
 """
 
 from __future__ import annotations
@@ -11,13 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
+from autogen_pse.checking import Checker
 from autogen_pse.hooks import CheckContext, CheckResult, PrepareContext, Prepared
-from autogen_pse.registry import _load_module
+from autogen_pse.registry import _load_module, load_task
 
 ROOT = Path(__file__).resolve().parents[2]
 TASK_DIR = ROOT / "tasks" / "resume-tailor"
 CV_TEXT = (TASK_DIR / "data" / "cv.md").read_text(encoding="utf-8")
-ERROR_CHECKS = ("employers", "titles", "dates", "numbers", "degrees", "technologies", "entries", "sections")
+ERROR_CHECKS = ("employers", "titles", "degrees", "entries", "sections")  # checks.py, before "keywords"
+LEDGER_CHECKS = ("claims", "unverifiable")  # appended by the Checker from evidence.py: figures, dates, tech
 
 REGISTRY_ENTRY = {
     "name": "resume-tailor",
@@ -140,8 +145,18 @@ def context(artifact: str, data: dict | None = None) -> CheckContext:
     )
 
 
+@lru_cache(maxsize=1)
+def checker() -> Checker:
+    """The task's checks and claim ledger, as a run uses them, on the prepared default inputs."""
+    p = prepared()
+    return Checker(load_task(ROOT / "tasks", "resume-tailor"), facts=p.facts, data=p.data,
+                   workspace=Path(tempfile.gettempdir()), vars={})
+
+
 def run_checks(artifact: str) -> dict[str, CheckResult]:
-    return {r.name: r for r in hook("checks").checks(context(artifact))}
+    """Every check result of ``artifact`` (already rendered): checks.py's, then ``claims`` and
+    ``unverifiable``."""
+    return {r.name: r for r in checker().check(artifact)}
 
 
 def failing(artifact: str) -> set[str]:
