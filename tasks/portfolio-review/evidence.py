@@ -61,6 +61,7 @@ def evidence(ctx: CheckContext) -> Evidence:
         vocabulary=[(_HERE / "claims_vocabulary.txt").read_text(encoding="utf-8")],
         claim_words=lex["claim_words"],
         action_objects=lex["action_objects"],
+        entityless_actions=["HOLD", "REVIEW"],
         proposal_columns=["amount"],
         proposal_bounds={"units": "quantity", "money": "market_value"},
         subject_words=lex["subject_words"],

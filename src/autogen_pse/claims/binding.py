@@ -241,6 +241,8 @@ class Binding:
             if rx is None:
                 continue
             for m in rx.finditer(text, max(0, q.start - 35), min(len(text), q.end + 14)):
+                if "/" in text[max(0, m.start() - 1):m.end() + 1] or re.match(r"\s+and\s+loss", text[m.end():]):
+                    continue  # "profit/loss", "gain/loss", "profit and loss" name the metric, not a direction
                 if m.end() <= q.start:
                     gap = text[m.end() : q.start]
                     if (

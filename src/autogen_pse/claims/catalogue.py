@@ -17,7 +17,8 @@ from .lexicon import phrase_regex
 
 _TICKER_CONTEXT = re.compile(
     r"(?:\$(?P<a>[A-Z]{2,5})\b|\((?P<b>[A-Z]{2,5})\)|\b(?P<c>[A-Z]{2,5})\s+(?:shares|stock|stake|position|holding)\b"
-    r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b)"
+    r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b"
+    r"|\b(?:buy|buying|add|adding|sell|selling|trim|trimming|into|rotate into|switch into)\s+(?P<e>[A-Z]{2,5})\b)"
 )
 _NAME_WORD = r"(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9]+\b)"
 _CAP_RUN = re.compile(
@@ -460,7 +461,7 @@ def unknown_names(
 
     for m in _TICKER_CONTEXT.finditer(text):
         sym = next(g for g in m.groups() if g)
-        s = m.start(sym and next(k for k in "abcd" if m.group(k)))
+        s = m.start(sym and next(k for k in "abcde" if m.group(k)))
         if sym in GENERIC_ABBREVIATIONS or catalogue.knows(sym) or sym.lower() in known or not free(s, s + len(sym)):
             continue
         out.append(Mention("?ticker", s, s + len(sym), sym))

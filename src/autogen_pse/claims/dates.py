@@ -36,8 +36,8 @@ _PATTERNS = [
     re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-\d)"),
     re.compile(r"(?<=\()['’](?P<yy>\d\d)(?=\))"),
-    re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
+    re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"(?<![\w.,$€£-])(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
 ]
 _NAMES = re.compile(
@@ -92,6 +92,10 @@ def find_dates(text: str) -> list[DateMention]:
                 continue
             taken.append((m.start(), m.end()))
             out.append(DateMention(value, m.group(0), m.start(), m.end()))
+    for d in list(out):  # "Jun 2017 – Present": the range is still running
+        m = re.match(r"\s*(?:–|-|—|to|until)\s*(present|now|current|today|date)\b", text[d.end:], re.IGNORECASE)
+        if m:
+            out.append(DateMention("present", m.group(1), d.end + m.start(1), d.end + m.end(1)))
     return sorted(out, key=lambda d: d.start)
 
 

@@ -120,6 +120,7 @@ class Evidence(BaseModel):
     actions: dict[str, list[str]] = Field(default_factory=dict)  # ACTION → verb phrases in prose
     allowed: dict[str, list[str]] = Field(default_factory=dict)  # entity id → allowed ACTIONs
     action_objects: dict[str, list[str]] = Field(default_factory=dict)  # "sell the excess" is a TRIM
+    entityless_actions: list[str] = Field(default_factory=list)  # actions a table row may give without an entity
     proposal_columns: list[str] = Field(default_factory=list)  # table columns holding proposed amounts
     proposal_bounds: dict[str, str] = Field(default_factory=dict)  # unit → metric a proposal may not exceed
     sources: list[Source] = Field(default_factory=list)

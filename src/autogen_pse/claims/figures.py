@@ -134,7 +134,8 @@ class Figures:
             and self.action_any.search(text[max(0, q.start - 22) : q.start])
             and re.search(r"(?:\b(?:the|all|some|about|roughly|~)\s*)?$", text[max(0, q.start - 8) : q.start])
         )
-        if proposal and entity is not None:
+        named_facts = any(self._pool(entity, m, compatible, 0) for m in metrics) if metrics else False
+        if proposal and entity is not None and not named_facts:  # "sell the 40": an amount, not a fact
             bound = [f for f in self._facts(entity) if f.metric == self.ev.proposal_bounds.get(unit)]
             if bound and abs(q.value) <= bound[0].value + q.tol:
                 return Finding(

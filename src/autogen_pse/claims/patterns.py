@@ -203,7 +203,8 @@ _TOP_N = re.compile(
 )
 _MARKERS = re.compile(
     r"^\s*(?:#{1,6}\s*)?\d{1,2}[.)](?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
-    r"|\b[\w.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\+?\d[\d ().-]{7,}\d"
+    r"|\b(?:www\.)?[a-z0-9.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\b[\w.-]+\.(?:com|io|org|net|dev)/\S*"
+    r"|\+?\d[\d ().-]{7,}\d"
 )
 
 

@@ -23,6 +23,9 @@ from .patterns import (
 from .quantities import Quantity
 
 
+_PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
+
+
 class Relations:
     """Ranks, counts, actions, flags, directions and dates (a part of the Verifier)."""
 
@@ -200,9 +203,16 @@ class Relations:
         out = []
         if row is not None:
             action = re.sub(r"[*_`]", "", row.get("action", "")).strip().upper()
+            symbol = re.sub(r"[*_`$]", "", row.get("symbol", "")).strip()
             entity = self.catalogue.find(row.get("symbol", ""))
             if action in self.ev.actions and entity:
                 out.append(self._allowed([action], entity[0].entity, action))
+            elif action in self.ev.actions and symbol.upper() not in _PLACEHOLDERS:
+                out.append(Finding(kind="entity", text=symbol, status=Status.CONTRADICTED,
+                                   note=f"{symbol} is not a holding ({', '.join(self.ev.allowed)})"))
+            elif action in self.ev.actions and action not in self.ev.entityless_actions:
+                out.append(Finding(kind="action", text=action, status=Status.CONTRADICTED,
+                                   note=f"{action} needs a holding in the Symbol column"))
             text = row.get("reason", "")
             mentions, scope = self.catalogue.find(text), [entity[0].entity] if entity else scope
         for m in self.action_any.finditer(text) if self.action_any else []:
@@ -351,7 +361,7 @@ class Relations:
         out = []
         as_of = next((d.value for d in self.ev.dates if d.metric == "as_of"), None)
         for d in dates:
-            if as_of and d.value[: len(as_of)] > as_of[: len(d.value)]:
+            if as_of and d.value != "present" and d.value[: len(as_of)] > as_of[: len(d.value)]:
                 continue  # a date after the valuation date is a plan, not a fact
             entity = self._entity_for(text, d.start, mentions, scope)
             lo = max((c.end() for c in _STRONG.finditer(text, 0, d.start)), default=0)
@@ -362,7 +372,21 @@ class Relations:
                 pool = [x for x in self.ev.dates if x.entity is None]
             if not pool:
                 continue
+            if d.value == "present":
+                ended = [x for x in pool if x.metric == "end"]
+                if ended:
+                    out.append(Finding(kind="date", text=d.text, status=Status.CONTRADICTED, evidence=[ended[0].id],
+                                       note=f"{ended[0].entity} ended {ended[0].display or ended[0].value}"))
+                continue
             ok = [x for x in pool if same_date(d.value, x.value)]
+            if not ok and entity is None and d.value[:4] in self.source_years:
+                continue  # a date the sources state ("prices from 2000 to 2010")
+            finer = [x for x in ok if len(d.value) > len(x.value)]
+            if ok and len(finer) == len(ok):
+                x = finer[0]
+                out.append(Finding(kind="date", text=d.text, status=Status.UNVERIFIABLE, evidence=[x.id],
+                                   note=f"the sources give only {x.display or x.value} ({x.id})"))
+                continue
             if not ok and advice:
                 continue
             if ok:

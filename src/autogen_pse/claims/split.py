@@ -129,7 +129,8 @@ def split_units(text: str) -> list[Unit]:
             start = offsets[first]
             chunk = text[start : offsets[last] + len(lines[last])]
             for sent, s, e in _sentences(chunk.replace("\n", " "), start):
-                kind = "heading" if _BOLD_ONLY.fullmatch(sent) or _SALUTATION.match(sent) else "sentence"
+                caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", sent.strip("*_ ")) is not None
+                kind = "heading" if caps or _BOLD_ONLY.fullmatch(sent) or _SALUTATION.match(sent) else "sentence"
                 # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims
                 units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, kind, section, ctx, paragraph=paragraph))
         para_lines = []

@@ -63,6 +63,7 @@ class Verifier(Binding, Figures, Relations, Statements):
         self.count_re = [(c, phrase_regex(c.words)) for c in evidence.counts]
         self.claim_words = phrase_regex(evidence.claim_words)
         self.subject_re = phrase_regex(evidence.subject_words)
+        self.source_years = {d.value[:4] for s in evidence.sources for d in find_dates(s.text)}
         self.source_stems = {stem(w) for s in evidence.sources for w, _a, _b in content_words(s.text)}
         vocab = set(self.source_stems)
         vocab |= {stem(w) for text in evidence.vocabulary for w, _a, _b in content_words(text)}
