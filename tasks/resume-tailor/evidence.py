@@ -124,7 +124,8 @@ def _dates(ev: Evidence, cv: dict[str, Any], cv_text: str) -> None:
     for edu in cv["education"]:
         if edu.get("year"):
             ev.dates.append(DateFact(id=f"{edu['id']}.year", entity=edu["id"], metric="year", value=edu["year"]))
-    for year in re.findall(r"\((?:[A-Za-z ]*)((?:19|20)\d\d)\)", "\n".join(cv.get("items", {}).get("certifications", []) or [])):
+    certifications = "\n".join(cv.get("items", {}).get("certifications", []) or [])
+    for year in re.findall(r"\((?:[A-Za-z ]*)((?:19|20)\d\d)\)", certifications):
         ev.dates.append(DateFact(id=f"certification.{year}", metric="year", value=year))
     first = min(r["start"] for r in cv["experience"])
     ev.durations.append(

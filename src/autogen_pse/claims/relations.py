@@ -22,7 +22,6 @@ from .patterns import (
 )
 from .quantities import Quantity
 
-
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
 
