@@ -406,9 +406,12 @@ class Catalogue:
     def __init__(self, evidence: Evidence) -> None:
         self._by_name: dict[str, str] = {}
         self._by_symbol: dict[str, str] = {}
+        self.sharing: dict[str, tuple[str, ...]] = {}  # entity → every entity with one of its names
         for e in evidence.entities:
             for name in e.names:
-                self._by_name.setdefault(_norm(name), e.id)
+                first = self._by_name.setdefault(_norm(name), e.id)
+                if first != e.id:  # two degrees at one school, two roles at one employer
+                    self.sharing[first] = (*self.sharing.get(first, (first,)), e.id)
             for sym in e.symbols:
                 self._by_symbol.setdefault(sym, e.id)
         self._names = phrase_regex(list({n for e in evidence.entities for n in e.names}))

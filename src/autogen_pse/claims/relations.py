@@ -366,6 +366,7 @@ class Relations:
             lo = max((c.end() for c in _STRONG.finditer(text, 0, d.start)), default=0)
             hi = min((c.start() for c in _STRONG.finditer(text, d.end)), default=len(text))
             near = {m.entity for m in mentions if lo <= m.start < hi} | {entity}
+            near |= {e for n in list(near) for e in self.catalogue.sharing.get(n or "", ())}
             pool = [x for x in self.ev.dates if x.entity in near] if entity else []
             if not pool:
                 pool = [x for x in self.ev.dates if x.entity is None]
@@ -373,7 +374,8 @@ class Relations:
                 continue
             if d.value == "present":
                 ended = [x for x in pool if x.metric == "end"]
-                if ended:
+                running = {x.entity for x in pool if x.metric == "start"} - {x.entity for x in ended}
+                if ended and not running:
                     out.append(Finding(kind="date", text=d.text, status=Status.CONTRADICTED, evidence=[ended[0].id],
                                        note=f"{ended[0].entity} ended {ended[0].display or ended[0].value}"))
                 continue

@@ -120,8 +120,14 @@ def split_units(text: str) -> list[Unit]:
         nonlocal para_lines, paragraph, lead_line
         if not para_lines:
             return
+        nonlocal headings, section
         head = " ".join(lines[i].strip() for i in para_lines)
         lead_line = head if len(para_lines) <= 3 and len(head) <= 200 else ""  # an entry head, not prose
+        if len(para_lines) == 1 and (_BOLD_ONLY.fullmatch(head) or re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", head)):
+            # "**Certifications**" or "CERTIFICATIONS" on a line of its own opens a section
+            title = head.strip("*_: ")
+            headings = [(lv, t) for lv, t in headings if lv < 2] + [(2, title)]
+            section, lead_line = title.lower(), ""
         paragraph += 1
         bold = _BOLD_LEAD.match(lines[para_lines[0]])
         ctx = [t for _l, t in headings] + ([bold.group(2)] if bold else [])  # "**Amazon.** Up 242 % …"
