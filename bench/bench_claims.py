@@ -179,6 +179,8 @@ def main() -> None:
     parser.add_argument("--task", action="append", choices=["portfolio-review", "resume-tailor"])
     parser.add_argument("--batches", default="a,b,c,d,e,f")
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--templates", type=int, default=120, metavar="N",
+                        help="also run the template benchmarks on N generated artifacts (0: skip)")
     args = parser.parse_args()
     for task in args.task or ["portfolio-review", "resume-tailor"]:
         verifier, checker = evidence_for(task)
@@ -193,6 +195,21 @@ def main() -> None:
         if held:
             report(task, [items[i] for i in held], [results[i] for i in held], f"held-out batch {HELD_OUT}", False)
         report(task, items, results, "all", False)
+    if args.templates:
+        templates(args.templates)
+
+
+def templates(n: int) -> None:
+    """The template benchmarks (text generated from the facts) side by side with the corpus figures."""
+    import subprocess
+
+    for script in ("bench_checks_portfolio.py", "bench_checks_resume.py"):
+        print(f"\n== template benchmark {script} --n {n} (generated text) ==")
+        done = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--n", str(n)], capture_output=True,
+                              text=True, check=False, cwd=ROOT)
+        for line in done.stdout.splitlines():
+            if line and not line.startswith(("    ", "  ")) and "flagged on faithful" not in line:
+                print(line)
 
 
 if __name__ == "__main__":
