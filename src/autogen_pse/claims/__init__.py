@@ -1,7 +1,8 @@
 """The claim ledger: every sentence of an artifact checked against the task's evidence, or flagged.
 
 Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) → link and verify
-(:mod:`.verify`) → ledger and checks (:mod:`.ledger`). Generic: a task configures it with an
+(:mod:`.verify` with its parts :mod:`.binding`, :mod:`.figures`, :mod:`.relations`,
+:mod:`.statements`) → ledger and checks (:mod:`.ledger`). Generic: a task configures it with an
 :class:`Evidence` built by its ``evidence.py`` hook (entities, metrics, facts, rules, sources).
 """
 
@@ -11,20 +12,6 @@ from .model import Claim, Finding, Ledger, Status
 from .verify import Verifier
 
 __all__ = [
-    "Claim",
-    "Count",
-    "DateFact",
-    "Duration",
-    "Entity",
-    "Evidence",
-    "FactValue",
-    "Finding",
-    "Flag",
-    "Ledger",
-    "Metric",
-    "Source",
-    "Status",
-    "Verifier",
-    "build_ledger",
-    "ledger_checks",
+    "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
+    "Metric", "Source", "Status", "Verifier", "build_ledger", "ledger_checks",
 ]

@@ -6,7 +6,7 @@ import re
 
 from .lexicon import phrase_regex
 from .model import Finding, Status
-from .quantities import Quantity
+from .quantities import _SCALE_WORDS, _UNITS_WORDS, Quantity
 
 _CLAUSE = re.compile(r";|\s[—–]\s|\s-\s|\bwhile\b|\bwhereas\b|\bbut\b|\bhowever\b|\balthough\b|\. |\|")
 _STRONG = re.compile(r";|\. |\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b")
@@ -122,52 +122,8 @@ _SUPERLATIVE = re.compile(
     r"important|notably|recently)\b)[A-Za-z-]+",
     re.IGNORECASE,
 )
-_NUMBER_WORDS = frozenset(
-    [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "hundred",
-        "thousand",
-        "million",
-        "billion",
-        "dozen",
-        "half",
-        "third",
-        "thirds",
-        "quarter",
-        "quarters",
-        "fifth",
-        "fifths",
-        "tenth",
-        "tenths",
-    ]
-)
+_NUMBER_WORDS = frozenset(_UNITS_WORDS) | set(_SCALE_WORDS) | set(
+    "dozen half third thirds quarter quarters fifth fifths tenth tenths".split())
 _OBJECT_WORDS = {
     "position",
     "stake",

@@ -25,36 +25,10 @@ HEDGE_REL = 0.075  # "about 15 %": within 7.5 % of the value as well as half a u
 FRACTION_REL = 0.10  # "a third" is 30–36.7 %
 MULTIPLE_REL = 0.08  # "tripled" is 2.76–3.24 ×
 
-_UNITS_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
-]
+_UNITS_WORDS = """
+zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+""".split()
 _SCALE_WORDS = ("hundred", "thousand", "million", "billion")
 _NUMBER_WORD = "|".join(_UNITS_WORDS + list(_SCALE_WORDS))
 _WORD_SEQ = re.compile(rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD}))*\b", re.IGNORECASE)
