@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from autogen_pse.store.rows import RunRow
 
@@ -73,6 +73,11 @@ def project_relative_vars(value: dict[str, str]) -> dict[str, str]:
     return value
 
 
+TaskName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+TaskVars = Annotated[dict[VarName, VarValue], Field(max_length=50, json_schema_extra={"additionalProperties": False}),
+                     AfterValidator(project_relative_vars)]
+
+
 class RunCreate(BaseModel):
     """Body of ``POST /api/runs``; ``model`` and ``max_cycles`` default to the server settings.
 
@@ -81,17 +86,11 @@ class RunCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    task: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    task: TaskName
     model: str | None = Field(default=None, min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f]+$",
                               description="local | openai:<model> | scripted:<file.json> (default: the server's)")
     max_cycles: int | None = Field(default=None, ge=1, le=50, strict=True)
-    vars: dict[VarName, VarValue] = Field(default_factory=dict, max_length=50,
-                                          json_schema_extra={"additionalProperties": False})
-
-    @field_validator("vars")
-    @classmethod
-    def _no_paths_outside(cls, value: dict[str, str]) -> dict[str, str]:
-        return project_relative_vars(value)
+    vars: TaskVars = Field(default_factory=dict)
 
 
 class Empty(BaseModel):
@@ -336,17 +335,11 @@ class CheckIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    task: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    task: TaskName
     text: str = Field(description="the Markdown document")
     name: str = Field(default="document.md", min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f/\\]+$",
                       description="a file name for messages")
-    vars: dict[VarName, VarValue] = Field(default_factory=dict, max_length=50,
-                                          json_schema_extra={"additionalProperties": False})
-
-    @field_validator("vars")
-    @classmethod
-    def _no_paths_outside(cls, value: dict[str, str]) -> dict[str, str]:
-        return project_relative_vars(value)
+    vars: TaskVars = Field(default_factory=dict)
 
 
 class DocumentReportOut(_Out):
