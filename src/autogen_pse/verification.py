@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from .checking import Checker
 from .claims import Ledger
 from .config import Settings
-from .errors import UserError
+from .errors import RunError, UserError
 
 MAX_DOCUMENT_CHARS = 200_000
 
@@ -83,7 +83,10 @@ def check_document(checker: Checker, name: str, text: str, *, judge: Any = None)
     rendered, _unknown = checker.render(text)
     from .claims import build_ledger
 
-    ledger = build_ledger(rendered, verifier)
+    try:
+        ledger = build_ledger(rendered, verifier)
+    except Exception as exc:  # a bug in the verifier: one line naming the document, never a traceback
+        raise RunError(f"{name}: the claim check failed ({type(exc).__name__}: {exc}); please report it") from exc
     if judge is not None:
         judge.review(ledger, verifier.ev)
     return DocumentReport.of(name, ledger)

@@ -37,9 +37,10 @@ class Binding:
             spans += [(m.start(), m.end(), metric) for m in rx.finditer(text)]
         spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
         out: list[tuple[int, int, Metric]] = []
-        for span in spans:
-            clash = [o for o in out if span[0] < o[1] and o[0] < span[1]]
-            if clash and any((o[0], o[1]) != (span[0], span[1]) for o in clash):
+        for span in spans:  # a phrase inside a longer one of another metric is that one's ("annualised
+            # volatility"); phrases that only overlap both stand ("beyond the stop-loss level")
+            inside = [o for o in out if o[0] <= span[0] and span[1] <= o[1] and (o[0], o[1]) != (span[0], span[1])]
+            if inside:
                 continue
             out.append(span)
         return out

@@ -128,7 +128,7 @@ class Figures:
         note = f"{q.text} does not match {what} ({shown or 'no such fact'})"
         if elsewhere:
             note += f"; {q.text} is {elsewhere[0].id}"
-        status = Status.UNVERIFIABLE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED
+        status = Status.NONE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED  # a hypothesis claims nothing
         proposal = column in self.ev.proposal_columns or bool(
             self.action_any
             and self.action_any.search(text[max(0, q.start - 22) : q.start])

@@ -110,7 +110,9 @@ _TOGETHER_ANY = re.compile(
 )
 _PAREN = re.compile(r"\([^()]*\)|\s[—–]\s[^—–]{1,60}\s[—–]\s")
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if it were|were it|would have|would be at|evenly|equal-weight|equally weighted|"
+    r"\b(?:if it were|were it|would have|would be at|should (?:the|it|its)\b[^.;]{0,30}\b(?:reach|fall|drop|rise)|"
+    r"were to|if (?:the|it|its) (?:loss|gain|weight|price)\b[^.;]{0,20}\b(?:reach|fall|drop|rise|hit)|"
+    r"evenly|equal-weight|equally weighted|"
     r"hypothetical|suppose|imagine|for example|e\.g\.)",
     re.IGNORECASE,
 )

@@ -269,9 +269,10 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if unit == "count" and mult != 1.0 and cur == "" and re.match(r"\s?(?:USD|dollars?)", after or ""):
             unit = "money"
         value, tol = value * factor, tol * factor
-        sign_text = m.group("sign") or ""
+        sign_text = m.group("sign") or ("-" if re.search(r"\bminus\s*$", text[max(0, m.start() - 7):m.start()],
+                                                          re.IGNORECASE) else "")
         sign = -1 if sign_text in ("-", "−", "–") else (1 if sign_text == "+" else 0)
-        start = m.start("sign") if sign_text else (m.start("cur") if cur else m.start("num"))
+        start = m.start("sign") if m.group("sign") else (m.start("cur") if cur else m.start("num"))
         hedge, _h = _hedge_before(text, start)
         post = re.match(r"\s*(?:or\s+(?:worse|more|higher|above|greater|better|longer|deeper)|plus\b)", text[m.end() :])
         if m.group("plus") or post:

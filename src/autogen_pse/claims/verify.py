@@ -34,6 +34,7 @@ from .patterns import (
     _MARKERS,
     _TOP_N,
     _UNIT_NOUNS,
+    _bare,
     _fold,
     _pair_role,
     _quantity_units,
@@ -152,11 +153,13 @@ class Verifier(Binding, Figures, Relations, Statements):
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
-            header_metrics = (
-                [m for _s, _e, m in self._metric_spans(column) if any(u in _quantity_units(q) for u in m.units)]
-                if column
-                else []
-            )
+            accepted = ("count", "units") if _bare(q) else _quantity_units(q)
+            # a key/value table names the metric in the row's first cell ("Total cost | $75,890.50"),
+            # other tables in the column's header ("| Holding | Wt | P&L |")
+            label = (text[: columns[0][2]] if columns and len(columns) == 2
+                     and not columns[0][1] <= q.start < columns[0][2] else "")
+            header_metrics = [m for source in (label, column) for _s, _e, m in self._metric_spans(source)
+                              if any(u in accepted for u in m.units)] if column else []
             finding, named = self._figure(
                 text,
                 q,
