@@ -16,18 +16,34 @@ from rich.console import Console
 from rich.markup import escape
 
 from .errors import UserError
+from .verification import MAX_DOCUMENT_CHARS
 
 out = Console(highlight=False)
 _MARK = {"contradicted": "[red]✗ contradicted[/]", "unverifiable": "[yellow]? unverifiable[/]"}
 
 
 def _read(path: Path) -> str:
+    """The UTF-8 text of a regular file of at most :data:`MAX_DOCUMENT_CHARS` characters.
+
+    Raises:
+        UserError: missing, not a regular file (a directory, FIFO, socket, device), unreadable,
+            not UTF-8, or too large — one line naming the file.
+    """
+    if not path.exists():
+        raise UserError(f"{path}: no such file; pass the path of a Markdown document")
+    if not path.is_file():
+        raise UserError(f"{path}: not a regular file; pass the path of a Markdown document")
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file; pass the path of a Markdown document") from None
-    except (UnicodeDecodeError, IsADirectoryError, PermissionError) as exc:
-        raise UserError(f"{path}: cannot be read as UTF-8 text ({type(exc).__name__})") from None
+        with path.open("rb") as handle:
+            data = handle.read(4 * MAX_DOCUMENT_CHARS + 1)  # never more than a document may hold
+    except OSError as exc:
+        raise UserError(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    if len(data) > 4 * MAX_DOCUMENT_CHARS:
+        raise UserError(f"{path}: larger than {MAX_DOCUMENT_CHARS:,} characters; split the document")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: cannot be read as UTF-8 text") from None
 
 
 def check(

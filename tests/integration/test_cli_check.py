@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -141,3 +142,18 @@ def test_bad_input_exits_2_with_one_line(tmp_path: Path, docs: tuple[Path, Path]
     assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
     if case == "missing-file":
         assert proc.stdout.strip() == ""  # every file is read before any is checked
+
+
+def test_non_regular_files_are_one_line_errors(tmp_path: Path) -> None:
+    """A FIFO (nothing writing), a device and a symlink loop: exit 2, one line, no hang."""
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    loop_a, loop_b = tmp_path / "a.md", tmp_path / "b.md"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    for target in (fifo, Path("/dev/zero"), loop_a):
+        done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "check", "portfolio-review", str(target)],
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 2, (target, done.stderr)
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+

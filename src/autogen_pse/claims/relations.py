@@ -174,7 +174,10 @@ class Relations:
                         d = 0
                     if d < best:
                         rule, best = count, d
-            if everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
+            by_noun = next((c for c, rx in self.count_re if rx is not None and rx.fullmatch(noun.group(0))), None)
+            if by_noun is not None:
+                rule = by_noun  # "the two losers": the noun says what is counted
+            elif everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
                 rule = everything  # "of the five holdings, three …": the total
             if rule is None:
                 if everything is None or q.value == 1 or not re.search(r"\b(?:the|all|our|these|its)\s*$", before):

@@ -97,8 +97,38 @@ def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
     return [(g[0], g[-1]) for g in groups]
 
 
+MAX_UNIT_CHARS = 600  # a longer run-on "sentence" is checked in pieces: the work per claim stays bounded
+
+
+def _bounded(units: list[Unit]) -> list[Unit]:
+    """Units cut into pieces of at most :data:`MAX_UNIT_CHARS` (at a clause mark or a space when
+    there is one), so that no input makes the verifier's per-claim work grow without bound."""
+    out: list[Unit] = []
+    for u in units:
+        if len(u.text) <= MAX_UNIT_CHARS:
+            out.append(u)
+            continue
+        pos = 0
+        while pos < len(u.text):
+            end = min(len(u.text), pos + MAX_UNIT_CHARS)
+            if end < len(u.text):
+                window = u.text[pos + MAX_UNIT_CHARS // 2:end]
+                cut = max(window.rfind("; "), window.rfind(", "), window.rfind(" "))
+                if cut >= 0:
+                    end = pos + MAX_UNIT_CHARS // 2 + cut + 1
+            piece = u.text[pos:end]
+            out.append(Unit(piece, u.start + pos, u.start + end, u.line + u.text.count("\n", 0, pos), u.kind,
+                            u.section, u.context, u.cells if pos == 0 else [], u.header, u.paragraph))
+            pos = end
+    return out
+
+
 def split_units(text: str) -> list[Unit]:
     """The claim units of ``text`` in order (see the module docstring)."""
+    return _bounded(_split_units(text))
+
+
+def _split_units(text: str) -> list[Unit]:
     units: list[Unit] = []
     lines = text.split("\n")
     offsets, pos = [], 0
