@@ -202,3 +202,9 @@ def _status(findings: list[Finding]) -> Status:
         if s in statuses:
             return s
     return Status.NONE
+
+
+def checked(kind: str, text: str, ok: bool, evidence: list[str], note: str) -> Finding:
+    """A finding that the evidence either supports (``ok``) or contradicts."""
+    return Finding(kind=kind, text=text, status=Status.SUPPORTED if ok else Status.CONTRADICTED,
+                   evidence=evidence, note=note)

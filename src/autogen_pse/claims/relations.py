@@ -19,6 +19,7 @@ from .patterns import (
     _STRONG,
     _bare,
     _fold,
+    checked,
 )
 from .quantities import Quantity
 
@@ -190,12 +191,12 @@ class Relations:
     def _count_finding(text: str, value: int, rule: Count, hedge: str = "") -> Finding:
         actual = len(rule.entities)
         ok = actual >= value if hedge == "over" else actual == value
-        return Finding(
-            kind="count",
-            text=text,
-            status=Status.SUPPORTED if ok else Status.CONTRADICTED,
-            evidence=[rule.id],
-            note=f"{rule.id} = {actual} ({', '.join(rule.entities) or 'none'})",
+        return checked(
+            "count",
+            text,
+            ok,
+            [rule.id],
+            f"{rule.id} = {actual} ({', '.join(rule.entities) or 'none'})",
         )
 
     def _actions(
@@ -210,11 +211,23 @@ class Relations:
             if action in self.ev.actions and entity:
                 out.append(self._allowed([action], entity[0].entity, action))
             elif action in self.ev.actions and symbol.upper() not in _PLACEHOLDERS:
-                out.append(Finding(kind="entity", text=symbol, status=Status.CONTRADICTED,
-                                   note=f"{symbol} is not a holding ({', '.join(self.ev.allowed)})"))
+                out.append(
+                    Finding(
+                        kind="entity",
+                        text=symbol,
+                        status=Status.CONTRADICTED,
+                        note=f"{symbol} is not a holding ({', '.join(self.ev.allowed)})",
+                    )
+                )
             elif action in self.ev.actions and action not in self.ev.entityless_actions:
-                out.append(Finding(kind="action", text=action, status=Status.CONTRADICTED,
-                                   note=f"{action} needs a holding in the Symbol column"))
+                out.append(
+                    Finding(
+                        kind="action",
+                        text=action,
+                        status=Status.CONTRADICTED,
+                        note=f"{action} needs a holding in the Symbol column",
+                    )
+                )
             text = row.get("reason", "")
             mentions, scope = self.catalogue.find(text), [entity[0].entity] if entity else scope
         for m in self.action_any.finditer(text) if self.action_any else []:
@@ -289,12 +302,12 @@ class Relations:
         allowed = self.ev.allowed.get(entity, [])
         ok = any(a in allowed for a in actions)
         said = "/".join(actions)
-        return Finding(
-            kind="action",
-            text=written,
-            status=Status.SUPPORTED if ok else Status.CONTRADICTED,
-            evidence=[f"rules:{entity}"],
-            note=f"{said} {'is' if ok else 'is not'} allowed for {entity} (allowed: {', '.join(allowed)})",
+        return checked(
+            "action",
+            written,
+            ok,
+            [f"rules:{entity}"],
+            f"{said} {'is' if ok else 'is not'} allowed for {entity} (allowed: {', '.join(allowed)})",
         )
 
     def _flags(self, text: str, mentions: list[Mention], scope: list[str]) -> list[Finding]:
@@ -319,15 +332,7 @@ class Relations:
                 negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))
                 said = not negated
                 ok = said == flag.value
-                out.append(
-                    Finding(
-                        kind="flag",
-                        text=m.group(0),
-                        status=Status.SUPPORTED if ok else Status.CONTRADICTED,
-                        evidence=[flag.id],
-                        note=f"{flag.id} = {'yes' if flag.value else 'no'}",
-                    )
-                )
+                out.append(checked("flag", m.group(0), ok, [flag.id], f"{flag.id} = {'yes' if flag.value else 'no'}"))
         return out
 
     def _directions(self, text: str, mentions: list[Mention], scope: list[str], advice: bool) -> list[Finding]:
@@ -349,12 +354,12 @@ class Relations:
                     f = facts[0]
                     ok = self._sign_of(f) == sign
                     out.append(
-                        Finding(
-                            kind="direction",
-                            text=m.group(0),
-                            status=Status.SUPPORTED if ok else Status.CONTRADICTED,
-                            evidence=[f.id],
-                            note=f"{f.id} = {f.shown()}",
+                        checked(
+                            "direction",
+                            m.group(0),
+                            ok,
+                            [f.id],
+                            f"{f.id} = {f.shown()}",
                         )
                     )
         return out
@@ -379,8 +384,15 @@ class Relations:
                 ended = [x for x in pool if x.metric == "end"]
                 running = {x.entity for x in pool if x.metric == "start"} - {x.entity for x in ended}
                 if ended and not running:
-                    out.append(Finding(kind="date", text=d.text, status=Status.CONTRADICTED, evidence=[ended[0].id],
-                                       note=f"{ended[0].entity} ended {ended[0].display or ended[0].value}"))
+                    out.append(
+                        Finding(
+                            kind="date",
+                            text=d.text,
+                            status=Status.CONTRADICTED,
+                            evidence=[ended[0].id],
+                            note=f"{ended[0].entity} ended {ended[0].display or ended[0].value}",
+                        )
+                    )
                 continue
             ok = [x for x in pool if same_date(d.value, x.value)]
             if not ok and entity is None and d.value[:4] in self.source_years:
@@ -388,8 +400,15 @@ class Relations:
             finer = [x for x in ok if len(d.value) > len(x.value)]
             if ok and len(finer) == len(ok):
                 x = finer[0]
-                out.append(Finding(kind="date", text=d.text, status=Status.UNVERIFIABLE, evidence=[x.id],
-                                   note=f"the sources give only {x.display or x.value} ({x.id})"))
+                out.append(
+                    Finding(
+                        kind="date",
+                        text=d.text,
+                        status=Status.UNVERIFIABLE,
+                        evidence=[x.id],
+                        note=f"the sources give only {x.display or x.value} ({x.id})",
+                    )
+                )
                 continue
             if not ok and advice:
                 continue

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from autogen_pse.claims import dates
+
 # --- normalisation ---------------------------------------------------------------------------
 
 _NON_WORD = re.compile(r"[^\w\s+#]")
@@ -99,20 +101,7 @@ def clean_inline(text: str) -> str:
 
 # --- dates -------------------------------------------------------------------------------------
 
-MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
+MONTHS = dates.MONTHS  # one month table for the engine and this task
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
