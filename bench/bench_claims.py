@@ -69,7 +69,8 @@ def load_corpus(task: str, batches: list[str]) -> list[dict[str, Any]]:
 
 _LINE = re.compile(r"\bline (\d+)\b")
 LEDGER_CHECKS = ("claims", "unverifiable")
-COMPLETENESS = ("sections", "keywords", "coverage", "structure")  # not about fabrication: not counted here
+# completeness, not fabrication (sections present, holdings covered, a row per triggered holding): not counted
+COMPLETENESS = ("sections", "keywords", "coverage", "structure", "rules")
 
 
 def _task_lines(results: list[Any]) -> dict[str, set[int]]:

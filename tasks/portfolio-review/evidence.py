@@ -11,6 +11,7 @@ vocabulary in ``claims_vocabulary.txt``. The metric words are in ``claims_lexico
 
 from __future__ import annotations
 
+import itertools
 import json
 from datetime import date
 from pathlib import Path
@@ -65,6 +66,7 @@ def evidence(ctx: CheckContext) -> Evidence:
         proposal_columns=["amount"],
         proposal_bounds={"units": "quantity", "money": "market_value"},
         subject_words=lex["subject_words"],
+        relative_metric="weight",
         unverifiable="warning",
     )
     metric_of = lex["fact_metrics"]  # fact id suffix → metric name
@@ -84,6 +86,7 @@ def evidence(ctx: CheckContext) -> Evidence:
             )
         )
     _derived(ev, facts, data)
+    _scenarios(ev, facts, data)
     _dates_and_durations(ev, facts, data)
     _flags_and_counts(ev, data, lex)
     ev.sources = _sources(ctx.task_dir, data)
@@ -110,6 +113,17 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
                 value=multiple,
                 unit="multiple",
                 display=f"{multiple:.2f}x",
+            )
+        )
+        gained = _value(facts, f"{s}.pnl") / _value(facts, f"{s}.cost_basis")
+        add(  # "returned almost five times its cost": the gain as a multiple of cost
+            FactValue(
+                id=f"{s}.gain_multiple",
+                entity=s,
+                metric="multiple",
+                value=gained,
+                unit="multiple",
+                display=f"{gained:.2f}x gain",
             )
         )
         gap = _value(facts, f"{s}.pnl_pct") - stop
@@ -150,6 +164,41 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
     multiple = _value(facts, "total_value") / _value(facts, "total_cost")
     add(FactValue(id="total_multiple", metric="multiple", value=multiple, unit="multiple", display=f"{multiple:.2f}x"))
+
+
+def _scenarios(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None:
+    """What the allowed disposals would do: the proceeds of each set of them (in money and as a share
+    of the portfolio), what a trim leaves, and the gains and losses of the winners and the losers."""
+    total = _value(facts, "total_value")
+    add = ev.facts.append
+    sales = {}
+    for s in data["symbols"]:
+        allowed = data["allowed_actions"][s]
+        if "TRIM" in allowed:
+            sales[s] = _value(facts, f"{s}.excess_value")
+            units = _value(facts, f"{s}.quantity") - _value(facts, f"{s}.trim_units")
+            value = units * _value(facts, f"{s}.close")
+            for key, v, unit, shown in (
+                ("units", units, "units", f"{units:,.0f} units"),
+                ("value", value, "money", f"{value:,.2f}"),
+                ("weight_pct", value / total * 100, "pct", f"{value / total * 100:.2f}%"),
+            ):
+                add(FactValue(id=f"{s}.after_trim_{key}", entity=s, metric="after_trim", value=v, unit=unit,
+                              display=shown))
+        elif "SELL" in allowed:
+            sales[s] = _value(facts, f"{s}.market_value")
+    for n in range(2, len(sales) + 1):
+        for group in itertools.combinations(sorted(sales), n):
+            cash = sum(sales[s] for s in group)
+            name = "+".join(group)
+            add(FactValue(id=f"proceeds.{name}", metric="proceeds", value=cash, unit="money", display=f"{cash:,.2f}"))
+            add(FactValue(id=f"proceeds_pct.{name}", metric="proceeds", value=cash / total * 100, unit="pct",
+                          display=f"{cash / total * 100:.1f}%"))
+    pnl = {s: _value(facts, f"{s}.pnl") for s in data["symbols"]}
+    for side, members in (("winners", [s for s in pnl if pnl[s] > 0]), ("losers", [s for s in pnl if pnl[s] < 0])):
+        if len(members) > 1:
+            v = sum(pnl[s] for s in members)
+            add(FactValue(id=f"pnl.{side}", metric="pnl", value=v, unit="money", display=f"{v:,.2f} ({side})"))
 
 
 def _dates_and_durations(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None:

@@ -59,7 +59,7 @@ def evidence(ctx: CheckContext) -> Evidence:
         claim_words=lex["claim_words"],
         subject_words=lex["subject_words"],
         unverifiable="error",
-        unranked_superlatives=True,
+        unranked_superlatives="contradicted",
         vocabulary=[(_HERE / "claims_vocabulary.txt").read_text(encoding="utf-8")],
     )
     for role in cv["experience"]:

@@ -225,3 +225,28 @@ def test_rounded_figures_are_supported_by_their_fact(checker: Checker, written: 
 def test_the_rounding_review_is_fully_grounded(checker: Checker) -> None:
     report = check(checker, ROUNDED)
     assert report.supported == report.factual
+
+
+COMPARISONS = """\
+## Findings
+
+**Amazon's been the surprise.** Up about 242% since January 2007, and at ~47.5% a year it has compounded faster than Apple. It's also the most volatile position, with vol around 48%.
+
+Apple is about two and a half times the size of Google, roughly three times the size of IBM, and has returned almost five times its cost.
+
+## Next steps
+
+- Sell the AAPL excess and the whole MSFT position, and hold the roughly $35k of proceeds in cash.
+"""
+
+
+def test_comparisons_ratios_and_proceeds_are_read(checker: Checker) -> None:
+    """The other side of a comparison is not what the next "it" is about; ratios between holdings
+    are the ratio of their weights; proceeds of two sales may reach the sum of both positions."""
+    report = check(checker, COMPARISONS)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    rank = claim(report, "It's also the most volatile position, with vol around 48%.")
+    assert findings(rank, "supported", "rank")
+    ratio = claim(report, "Apple is about two and a half times the size of Google, roughly three times the size "
+                          "of IBM, and has returned almost five times its cost.")
+    assert len(findings(ratio, "supported", "figure")) == 3

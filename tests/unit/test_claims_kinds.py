@@ -109,6 +109,18 @@ PORTFOLIO_CASES = {
         "IBM's volatility is 14.8%.",
         "IBM's volatility is 23.5%.",
         ("IBM.volatility_pct", "IBM.weight_pct")),
+    "wrong_size_ratio": case(  # 43.85 % / 17.62 % = 2.49x
+        "Apple is about twice the size of Google.",
+        "Apple is about two and a half times the size of Google.",
+        ("AAPL.weight_pct", "GOOG.weight_pct")),
+    "wrong_metric_ratio": case(  # 23.50 % / 48.04 %
+        "IBM is twice as volatile as Amazon.",
+        "Amazon is twice as volatile as IBM.",
+        ("IBM.volatility_pct", "AMZN.volatility_pct")),
+    "wrong_multiple_of_cost": case(  # worth 5.80x its cost, a gain of 4.80x
+        "Apple has returned about eight times its cost.",
+        "Apple has returned almost five times its cost.",
+        ("AAPL.multiple",)),
     "wrong_count": case(
         "Three of the five positions are losing money.",
         "Two of the five positions are losing money.",

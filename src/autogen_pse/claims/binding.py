@@ -18,6 +18,7 @@ from .patterns import (
     _PRONOUN,
     _RUN_SEP,
     _STRONG,
+    _VERSUS,
     _bare,
     _quantity_units,
 )
@@ -69,6 +70,10 @@ class Binding:
                 for m in mentions
                 if re.fullmatch(r"[^\w(]{0,3}\(\s*", text[end or pos : m.start]) and re.match(r"\s*\)", text[m.end :])
             ),
+            None,
+        )
+        tagged = tagged or next(  # "about $17.6k from Apple and $17.3k from Microsoft"
+            (m for m in mentions if end is not None and re.fullmatch(r"\s+(?:from|in|of)\s+", text[end : m.start])),
             None,
         )
         if tagged is not None:  # "10.2y (MSFT)"
@@ -205,7 +210,14 @@ class Binding:
                     for o in qs
                     if o is not q
                 )
-                if len(gap) > 40 or blocking or owned or _CLAUSE.search(gap) or ("," in gap and len(gap) > 25):
+                if (
+                    len(gap) > 40
+                    or blocking
+                    or owned
+                    or _CLAUSE.search(gap)
+                    or _VERSUS.search(gap)  # "at the 1 March close, compared with the $75,891 it cost"
+                    or ("," in gap and len(gap) > 25)
+                ):
                     continue
                 found.append((len(gap), metric))
             elif s >= q.end:

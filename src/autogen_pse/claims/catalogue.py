@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .evidence import Evidence
-from .lexicon import phrase_regex
+from .lexicon import phrase_regex, stem
 
 _TICKER_CONTEXT = re.compile(
     r"(?:\$(?P<a>[A-Z]{2,5})\b|\((?P<b>[A-Z]{2,5})\)|\b(?P<c>[A-Z]{2,5})\s+(?:shares|stock|stake|position|holding)\b"
@@ -117,10 +117,15 @@ def _norm(text: str) -> str:
 
 
 def unknown_names(
-    text: str, catalogue: Catalogue, known: frozenset[str], taken: list[tuple[int, int]]
+    text: str,
+    catalogue: Catalogue,
+    known: frozenset[str],
+    taken: list[tuple[int, int]],
+    stems: frozenset[str] = frozenset(),
 ) -> list[Mention]:
     """Organisation-like names in ``text`` that neither the catalogue nor ``known`` (lower-cased words
-    of the sources and the vocabulary) explain; ``taken`` spans are skipped."""
+    of the sources and the vocabulary) nor ``stems`` (their word stems: "Optimisation" of "optimise")
+    explain; ``taken`` spans are skipped."""
     out: list[Mention] = []
 
     def free(s: int, e: int) -> bool:
@@ -137,7 +142,8 @@ def unknown_names(
         words = [w for w in re.split(r"[ \t]+", m.group(0)) if w and w not in ("of", "and", "de", "la", "for", "&")]
         if not words or not free(m.start(), m.end()):
             continue
-        at_start = not text[: m.start()].strip() or re.search(r"[.!?:>|•*#\-—–(]\s*[\"'*_]*$", text[: m.start()])
+        before = text[: m.start()]
+        at_start = not re.search(r"[\w,]", before) or re.search(r"[.!?:>|•*#\-—–(][^\w,]*$", before)
         if at_start and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
         name = " ".join(words)
@@ -149,6 +155,7 @@ def unknown_names(
             if w not in _STOP_CAPS
             and w.upper() not in GENERIC_ABBREVIATIONS
             and w.lower() not in known
+            and stem(w) not in stems
             and not catalogue.knows(w)
             and not (w.isupper() and len(w) < 3)
         ]

@@ -38,6 +38,8 @@ class Metric(BaseModel):
     rank: dict[str, Order] = Field(default_factory=dict)  # superlative phrase → ranking order
     entity_kind: str = ""  # which entities are ranked (default: every entity with this metric)
     same_as: str = ""  # these words name another metric's facts, loosely ("makes up" → weight)
+    sentence: bool = False  # True: its words make its facts candidates for every later figure of the
+    # sentence ("That leaves 171 shares, worth about $38.1k …": both are after the trim)
     strict: bool = True  # False: a figure near its words may still be another fact of the entity
     # (a P/L written next to the stop-loss level it is compared with)
 
@@ -54,6 +56,7 @@ class FactValue(BaseModel):
     direction: int = 0  # +1 / -1: the source states the change as up / down ("raised", "cut")
     pair: str = ""  # "from" / "to" when the source writes "from A to B"
     source: str = ""  # the sentence it came from, for CV-like sources
+    rate: str = ""  # the period it is per ("a year": year); a figure per another period is converted
 
     def shown(self) -> str:
         return self.display or f"{self.value:g}"
@@ -127,7 +130,10 @@ class Evidence(BaseModel):
     vocabulary: list[str] = Field(default_factory=list)  # domain words a faithful artifact may use freely
     claim_words: list[str] = Field(default_factory=list)  # words that make a sentence a factual claim
     unverifiable: Literal["warning", "error"] = "warning"  # policy for claims no evidence covers
-    unranked_superlatives: bool = False  # True: a superlative no ranking decides is unverifiable
+    relative_metric: str = ""  # the metric "X is twice the size of Y" compares
+    # a superlative no ranking decides and no source states: "" (not a claim), "unverifiable", or
+    # "contradicted" where the sources are the whole record (a CV: nothing it omits may be added)
+    unranked_superlatives: Literal["", "unverifiable", "contradicted"] = ""
     subject_words: list[str] = Field(default_factory=list)  # "position", "stake": an org named with them
     # is presented as part of the subject
 

@@ -22,7 +22,15 @@ from .patterns import (
     _pair_role,
     _quantity_units,
 )
-from .quantities import Quantity, completed_years, matches
+from .quantities import RATE_SECONDS, Quantity, completed_years, matches, rate_after
+
+_OBJECT = re.compile(r"\b(?:of|as|than)\s+$", re.IGNORECASE)  # the other side of a ratio
+# "… times the size of", "… as volatile as", "… larger than": a ratio of two entities' facts
+_RELATIVE = re.compile(
+    r"\s+(?:(?:the\s+)?(?P<size>size|weight|value|worth|bigger|larger|heavier|as\s+(?:big|large|heavy))\b"
+    r"[^.;,]{0,20}?\b(?:of|as|than)\b|as\s+[\w-]+\s+as\b|more\s+than\b|that\s+of\b|than\b|as\b)",
+    re.IGNORECASE,
+)
 
 
 class Figures:
@@ -49,11 +57,13 @@ class Figures:
             q = Quantity(q.value, "units", q.text, q.start, q.end, q.tol, q.hedge, q.sign, q.kind)
         if unit in ("years", "months", "weeks") or (unit == "days" and not self._facts(entity, "days")):
             return self._duration(q, entity, text), []
-        if unit == "multiple" and re.match(r"\s+(?:as|more than|that of|than)\b", text[q.end : q.end + 14]):
-            return Finding(kind="figure", text=q.text, status=Status.NONE, note="a relative comparison"), []
+        if unit == "multiple" and _RELATIVE.match(text, q.end):
+            return self._relative(text, q, entity, spans, mentions), []
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else self._metrics_for(text, q, spans, qs)
+        if entity is not None:  # words naming a metric this entity has no fact of ("sell the 600 shares")
+            metrics = [m for m in metrics if m.scope == "global" or self._pool(entity, m, _quantity_units(q), 0)]
         direction = 0 if _bare(q) else self._direction_near(text, q, qs)
         if not metrics and not direction and None not in others:
             others = [*others, None]  # a threshold named beside a holding ("meet the 730-day test")
@@ -87,6 +97,12 @@ class Figures:
             ]
         if not any(m.strict for m in metrics):
             pools += [self._pool(e, None, compatible, direction, anywhere=entity is None) for e in [entity, *others]]
+        pools += [
+            self._pool(e, m, compatible, direction, anywhere=entity is None)
+            for s, _e, m in spans
+            if m.sentence and _e <= q.start and m not in metrics
+            for e in [entity, *others]
+        ]
         lo = max((c.end() for c in _STRONG.finditer(text, 0, q.start)), default=0)
         hi = min((c.start() for c in _STRONG.finditer(text, q.end)), default=len(text))
         if re.search(r"\b(?:range|ranges|ranging|spread|span)\b", text[lo : q.start], re.IGNORECASE):
@@ -101,9 +117,12 @@ class Figures:
             group = {e for e in [entity, *others] if e is not None}  # "together they …": the paragraph's
         if len(group) > 1 and (together or self._listed_before(text, q, mentions)):
             pools.append(self._sums(group, metrics, compatible))
+        if together:  # "the two losers … together carry $11,918.40": a total the evidence states
+            pools += [self._pool(None, m, compatible, direction) for m in metrics]
         pair = _pair_role(text, q)
+        rate = rate_after(text, q.end)
         for pool in pools:
-            hits = [f for f in pool if matches(q, f.value * (f.direction or 1) if q.sign else f.value)]
+            hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate))]
             if hits:
                 return self._supported(q, hits, direction, pair), metrics
         if chained and prev is not None and _COMPARATOR.fullmatch(_PAREN.sub("", text[prev[0].end : q.start])):
@@ -136,8 +155,11 @@ class Figures:
         )
         named_facts = any(self._pool(entity, m, compatible, 0) for m in metrics) if metrics else False
         if proposal and entity is not None and not named_facts:  # "sell the 40": an amount, not a fact
-            bound = [f for f in self._facts(entity) if f.metric == self.ev.proposal_bounds.get(unit)]
-            if bound and abs(q.value) <= bound[0].value + q.tol:
+            limit = self.ev.proposal_bounds.get(unit)
+            bound = [f for f in self._facts(entity) if f.metric == limit]
+            named_here = {m.entity for m in mentions} - {entity}  # "sell X and Y, keep the $35k of proceeds"
+            within = sum(f.value for e in named_here for f in self._facts(e) if f.metric == limit)
+            if bound and abs(q.value) <= bound[0].value + within + q.tol:
                 return Finding(
                     kind="figure",
                     text=q.text,
@@ -154,6 +176,32 @@ class Figures:
             note=note,
             evidence=[f.id for f in pool[:2]] + [f.id for f in elsewhere[:1]],
         ), metrics
+
+    def _relative(
+        self, text: str, q: Quantity, entity: str | None, spans: list[tuple[int, int, Metric]], mentions: list[Mention]
+    ) -> Finding:
+        """ "Apple is about 2.5 times the size of Google", "twice as volatile as IBM": the ratio of two
+        entities' facts of the metric named in the comparison (or of ``relative_metric`` for size)."""
+        m = _RELATIVE.match(text, q.end)
+        assert m is not None
+        subjects = [x.entity for x in mentions if x.end <= q.start and not _OBJECT.search(text, 0, x.start)]
+        entity = subjects[-1] if subjects else entity  # "2.5 times the size of Google, three times IBM's"
+        other = next((x.entity for x in mentions if m.end() <= x.start <= m.end() + 12), None)
+        named = [metric for s, e, metric in spans if q.end <= s and e <= m.end() + 1]
+        metric = named[0].name if named else self.ev.relative_metric if m.group("size") else ""
+        mine = [f for f in self._facts(entity) if metric and f.metric == metric]
+        theirs = [f for f in self._facts(other) if metric and f.metric == metric]
+        if not (mine and theirs and other != entity and theirs[0].value):
+            return Finding(kind="figure", text=q.text, status=Status.NONE, note="a relative comparison")
+        ratio = mine[0].value / theirs[0].value
+        status = Status.SUPPORTED if matches(q, ratio, signed=False) else Status.CONTRADICTED
+        return Finding(
+            kind="figure",
+            text=q.text,
+            status=status,
+            evidence=[mine[0].id, theirs[0].id],
+            note=f"{mine[0].id} / {theirs[0].id} = {mine[0].shown()} / {theirs[0].shown()} = {ratio:.2f}x",
+        )
 
     def _listed_before(self, text: str, q: Quantity, mentions: list[Mention]) -> bool:
         """ "Apple, Google and IBM make up 76 %": a list of entities is the subject of the figure."""
@@ -299,3 +347,10 @@ class Figures:
             evidence=[d.id],
             note=f"{q.text} does not match {d.id} = {d.display or f'{d.years:.2f} years'}",
         )
+
+
+def _per(f: FactValue, rate: str) -> float:
+    """``f`` converted to the period a figure is written per ("$35k a month" of "$420,000 a year")."""
+    if rate and f.rate and rate != f.rate:
+        return f.value * RATE_SECONDS[rate] / RATE_SECONDS[f.rate]
+    return f.value

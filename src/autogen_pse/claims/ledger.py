@@ -17,6 +17,11 @@ from .split import Unit, split_units
 from .verify import Verifier
 
 MAX_LISTED = 8
+_COLUMN_ALIASES = {
+    "holding": "symbol", "ticker": "symbol", "stock": "symbol", "position": "symbol", "security": "symbol",
+    "company": "symbol", "name": "symbol", "asset": "symbol", "trade": "action", "recommendation": "action",
+    "proposed action": "action", "quantity": "amount", "size": "amount", "units": "amount", "shares": "amount",
+}  # fmt: skip
 _NOT_CLAIM_COLUMNS = {"priority", "#", "rank", "no", "no.", "step", "order", "n"}
 
 
@@ -33,6 +38,9 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         row, columns = None, []
         if unit.kind == "row":
             row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
+            for alias, name in _COLUMN_ALIASES.items():  # "Holding" is the Symbol column, "Trade" the Action
+                if alias in row and name not in row:
+                    row[name] = row[alias]
             text, columns = "", []
             for h, (c, _o) in zip([*unit.header, *[""] * len(unit.cells)], unit.cells, strict=False):
                 name = h.strip().strip("*_").lower()
@@ -59,7 +67,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         claims.append(claim)
         if unit.paragraph != last_paragraph:
             last_paragraph, last_entities = unit.paragraph, []
-        own = verifier.owner_mentions(unit.text)
+        own = verifier.subject_mentions(unit.text)
         if own:  # the paragraph's entities so far, the most recent last
             last_entities = [e for e in last_entities if e not in own] + list(dict.fromkeys(own))
         elif not last_entities and scope:

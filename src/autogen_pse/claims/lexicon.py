@@ -148,12 +148,12 @@ ADVICE = re.compile(
     re.IGNORECASE,
 )
 IMPERATIVE_START = re.compile(
-    r"^(?:[-*•]\s*)?(?:\*\*[^*]+\*\*[:\s]*)?(?:consider|review|monitor|trim|sell|hold|keep|reassess|rebalance|"
+    r"^[^\w*]*(?:\*\*[^*]+\*\*[:\s]*)?(?:consider|review|monitor|trim|sell|hold|keep|reassess|rebalance|"
     r"document|check|confirm|discuss|set|watch|revisit|avoid|do|don't|use|add|reduce|think|look|talk|schedule|"
     r"update|re-run|rerun|run|compare|exit|buy|evaluate|re-evaluate|decide|maintain|retain|book|take|track|"
     r"flag|note|record|verify|rerun|plan|prepare|ask|agree|apply|execute|implement|stay|leave|wait|tighten|"
     r"raise|lower|cut|trim|sell|let|make|ensure|re-check|recheck|re-examine|reexamine|investigate|assess|"
-    r"revise|refresh|obtain|get|send|share|continue|start|begin|stop|limit|cap|pair|realise|realize)\b",
+    r"revise|refresh|obtain|get|send|share|continue|start|begin|stop|limit|cap|pair|realise|realize|place|complete|approve|instruct|arrange|call|contact|move|put|switch|bank|lock|finalise|finalize|submit|sign|schedule)\b",
     re.IGNORECASE,
 )
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}

@@ -80,12 +80,13 @@ _COMPAT = {
     "weeks": ("weeks",),
 }
 _UNIT_NOUNS = re.compile(r"^\s*(?:shares?|units?|sh|shs)\b", re.IGNORECASE)
-_INITIAL = re.compile(r"(?:^|[.!?:;|•>(—–]|\*\*|__|\s-)[\s\"'*_]*$")
+_INITIAL = re.compile(r"(?:^|[.!?:;|•>(—–]|\*\*|__|\s-)[^\w,]*$")  # emoji and quotes may sit between
 _PRONOUN = re.compile(
     r"(?:\b(?:because|as|since|so|and|but|while|when|where)|,)\s+(?:it|it's|it has|it is)\b"
     r"|\b(?:despite|while|since|as) being\b",
     re.IGNORECASE,
 )
+_VERSUS = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|relative to)(?!\w)", re.IGNORECASE)
 _COMPARED = re.compile(
     r"\b(?:than|versus|vs\.?|compared (?:with|to)|unlike|like|behind|after)\s+(?:the\s+)?$", re.IGNORECASE
 )
@@ -147,6 +148,11 @@ _OBJECT_WORDS = {
 }
 _AFTER_GAP = re.compile(r"[\s:=(]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
+_COMPARED = re.compile(  # a mention right after these is the other side of a comparison
+    r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*)"
+    r"\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _CHAIN = re.compile(
     r"\s*(?:vs\.?|versus|against|compared (?:with|to)|and|or|to|→|->|–|-|down to|up to|(?:,\s*)?now|"
     r"instead of|rather than|from|down from|up from|(?:,\s*)?(?:down|up) from)\s*"
@@ -160,9 +166,11 @@ _TOP_N = re.compile(
     r"\btop[\s-]*(?:\d|one|two|three|four|five)\b|\b(?:\d|two|three|four|five)\s+(?:largest|biggest)\b", re.IGNORECASE
 )
 _MARKERS = re.compile(
-    r"^\s*(?:#{1,6}\s*)?\d{1,2}[.)](?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
+    r"^\s*(?:#{1,6}\s*)?(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2}){1,3}\.?(?!\s*(?:%|per\s?cent|percent|x\b|times\b)))(?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
     r"|\b(?:www\.)?[a-z0-9.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\b[\w.-]+\.(?:com|io|org|net|dev)/\S*"
     r"|\+?\d[\d ().-]{7,}\d"
+    r"|(?i:\b(?:rules?|section|item|step|clause|para(?:graph)?|point|agenda)\s+\d{1,2}(?:\.\d{1,2})*"
+    r"(?:\s*(?:[-–—,&]|and|to)\s*\d{1,2}(?:\.\d{1,2})*)*\b)"
 )
 
 

@@ -82,11 +82,11 @@ _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|milli
 _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
     r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
-    r"|[\s-]?(?:days?|d|months?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
+    r"|[\s-]?(?:days?|d|months?|mths?|mos?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
 )
 _DIGITS = re.compile(
-    rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=\s?(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
+    rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
 )
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
@@ -128,6 +128,10 @@ _TIME_UNITS = {
     "weeks": "weeks",
     "month": "months",
     "months": "months",
+    "mth": "months",
+    "mths": "months",
+    "mo": "months",
+    "mos": "months",
     "year": "years",
     "years": "years",
     "yr": "years",
@@ -393,7 +397,46 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
             and re.fullmatch(r"\s*(?:and|to|or|-|–|/)\s*", text[a.end : b.start])
         ):
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
+    for i in range(len(out) - 2, -1, -1):  # "5 years 2 months", "three years and eight months": one duration
+        a, b = out[i], out[i + 1]
+        if a.unit == "years" and b.unit == "months" and re.fullmatch(r"\s*,?\s*(?:and\s+)?", text[a.end : b.start]):
+            months = a.value * 12 + b.value
+            out[i : i + 2] = [
+                Quantity(months, "months", text[a.start : b.end], a.start, b.end, 1.0, a.hedge or b.hedge, 0, a.kind)
+            ]
     return out
+
+
+RATE_SECONDS = {
+    "second": 1.0,
+    "minute": 60.0,
+    "hour": 3600.0,
+    "day": 86400.0,
+    "week": 604800.0,
+    "month": 2629800.0,
+    "year": 31557600.0,
+}
+_RATE_WORDS = {
+    "s": "second", "sec": "second", "second": "second", "min": "minute", "minute": "minute",
+    "h": "hour", "hr": "hour", "hour": "hour", "day": "day", "week": "week", "wk": "week",
+    "month": "month", "mo": "month", "year": "year", "yr": "year", "annum": "year",
+    "daily": "day", "weekly": "week", "monthly": "month", "annually": "year", "yearly": "year",
+}  # fmt: skip
+_RATE = re.compile(
+    r"^(?:\s+[A-Za-z][\w-]*){0,2}?\s*(?:(?:/|\ba\s+|\bper\s+|\beach\s+|\bevery\s+)"
+    r"(s|sec|second|min|minute|h|hr|hour|day|week|wk|month|mo|year|yr|annum)s?\b"
+    r"|\s+(daily|weekly|monthly|annually|yearly)\b|\s+p\.a\.)",
+    re.IGNORECASE,
+)
+
+
+def rate_after(text: str, end: int) -> str:
+    """The period a figure is per ("$420k a year", "2M events per day", "~$35k/month"), or ``""``."""
+    m = _RATE.match(text[end : end + 40])
+    if not m:
+        return ""
+    word = (m.group(1) or m.group(2) or "year").lower()
+    return _RATE_WORDS[word]
 
 
 def matches(q: Quantity, value: float, *, signed: bool = True) -> bool:

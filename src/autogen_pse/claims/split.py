@@ -22,6 +22,7 @@ _SALUTATION = re.compile(
     r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$",
     re.IGNORECASE,
 )
+_GREETING = re.compile(r"^(?:dear|hi|hello|good (?:morning|afternoon))\b", re.IGNORECASE)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
@@ -44,6 +45,12 @@ class Unit:
     cells: list[tuple[str, int]] = field(default_factory=list)  # table rows: (cell text, offset)
     header: list[str] = field(default_factory=list)  # table rows: the header cells
     paragraph: int = 0  # units of one paragraph or bullet share this number
+
+
+def _fixed_cells(line: str, base: int) -> list[tuple[str, int]]:
+    """Cells of a plain-text table row: text separated by two or more spaces (or a tab)."""
+    cells = [(m.group(0), base + m.start()) for m in re.finditer(r"\S+(?: \S+)*", line.expandtabs(4))]
+    return cells if all(len(c) <= 60 for c, _o in cells) else []  # prose with double spaces is no table
 
 
 def _sentences(text: str, base: int) -> list[tuple[str, int, int]]:
@@ -130,6 +137,8 @@ def split_units(text: str) -> list[Unit]:
 
 def _split_units(text: str) -> list[Unit]:
     units: list[Unit] = []
+    fixed_header: list[str] = []
+    signed = [False]  # a sign-off ("Kind regards,") was seen: what follows is the signature
     lines = text.split("\n")
     offsets, pos = [], 0
     for line in lines:
@@ -166,8 +175,11 @@ def _split_units(text: str) -> list[Unit]:
             chunk = text[start : offsets[last] + len(lines[last])]
             for sent, s, e in _sentences(chunk.replace("\n", " "), start):
                 caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", sent.strip("*_ ")) is not None
-                kind = "heading" if caps or _BOLD_ONLY.fullmatch(sent) or _SALUTATION.match(sent) else "sentence"
-                # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims
+                greeting = _SALUTATION.match(sent)
+                kind = "heading" if caps or _BOLD_ONLY.fullmatch(sent) or greeting or signed[0] else "sentence"
+                # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims,
+                # nor is the signature after a sign-off ("Helen Marsh, Private Client Adviser")
+                signed[0] = signed[0] or bool(greeting and not _GREETING.match(sent))
                 units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, kind, section, ctx, paragraph=paragraph))
         para_lines = []
 
@@ -197,7 +209,7 @@ def _split_units(text: str) -> list[Unit]:
         if not stripped:
             flush_paragraph()
             prev_blank = True
-            header = []
+            header, fixed_header = [], []
             continue
         h = _HEADING.match(line)
         if h:
@@ -249,6 +261,20 @@ def _split_units(text: str) -> list[Unit]:
                 )
             )
             continue
+        fixed = _fixed_cells(line, base)
+        if len(fixed) >= 3 and any(len(_fixed_cells(lines[j], 0)) >= 3 for j in (i - 1, i + 1) if 0 <= j < len(lines)):
+            # a plain-text table whose columns are runs of spaces ("Apple    43.9%    +480%")
+            flush_paragraph()
+            if not fixed_header and not re.search(r"\d", line) and i + 1 < len(lines):
+                fixed_header = [c for c, _o in fixed]
+                continue
+            paragraph += 1
+            units.append(
+                Unit(stripped, fixed[0][1], base + len(line.rstrip()), i + 1, "row", section,
+                     [t for _l, t in headings], fixed, fixed_header, paragraph=paragraph)
+            )  # fmt: skip
+            continue
+        fixed_header = []
         b = _BULLET.match(line)
         if b:
             flush_paragraph()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .catalogue import _STOP_CAPS, Mention, unknown_names
 from .catalogue import GENERIC_ABBREVIATIONS as _ABBREVIATIONS
 from .lexicon import content_words, stem
@@ -12,14 +14,20 @@ from .patterns import (
     _SUPERLATIVE,
 )
 
+_GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
+
 
 class Statements:
     """Unknown names, unsupported statements and superlatives (a part of the Verifier)."""
 
     def _names(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], advice: bool) -> list[Finding]:
         taken = skip + [(m.start, m.end) for m in mentions]
+        for m in self.catalogue.find(text):  # "PostgreSQL (PG)": a short gloss of a known name
+            gloss = _GLOSS.match(text, m.end)
+            if gloss:
+                taken.append((gloss.start(), gloss.end()))
         out = []
-        for name in unknown_names(text, self.catalogue, self.known, taken):
+        for name in unknown_names(text, self.catalogue, self.known, taken, self.vocab):
             near = text[max(0, name.start - 40) : name.end + 40]
             subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity == "?ticker"
             if not subject and advice:
@@ -86,8 +94,9 @@ class Statements:
                 Finding(
                     kind="rank",
                     text=m.group(0),
-                    status=Status.UNVERIFIABLE,
-                    note=f"“{m.group(0)}”: no source states it and no figure decides it",
+                    status=Status(self.ev.unranked_superlatives),
+                    note=f"“{m.group(0)}”: no source states it and no figure decides it"
+                    + ("; the sources are the whole record" if self.ev.unranked_superlatives == "contradicted" else ""),
                 )
             )
         return out

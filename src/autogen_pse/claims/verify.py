@@ -30,6 +30,7 @@ from .lexicon import (
 )
 from .model import Claim, Finding, Status
 from .patterns import (
+    _COMPARED,
     _GLOBAL_NEAR,
     _MARKERS,
     _TOP_N,
@@ -40,7 +41,7 @@ from .patterns import (
     _quantity_units,
     _status,
 )
-from .quantities import Quantity, find_quantities
+from .quantities import Quantity, find_quantities, rate_after
 from .relations import Relations
 from .statements import Statements
 
@@ -204,10 +205,19 @@ class Verifier(Binding, Figures, Relations, Statements):
         """Entities named in ``text`` that facts, dates or rules are about (not mere vocabulary)."""
         return [m.entity for m in self.catalogue.find(text) if m.entity in self.owners]
 
+    def subject_mentions(self, text: str) -> list[str]:
+        """Owner mentions that may be what the next sentence's "it" is about: not the other side of
+        a comparison ("… compounded faster than Apple. It is also the most volatile …")."""
+        return [
+            m.entity
+            for m in self.catalogue.find(text)
+            if m.entity in self.owners and not _COMPARED.search(text, max(0, m.start - 20), m.start)
+        ]
+
     def source_figures(self, text: str, entity: str | None, prefix: str) -> list[FactValue]:
         """The figures of a source sentence as facts of ``entity``, read the way an artifact's are:
         the metric named beside each (the second of "from A to B" takes the first's), its direction
-        ("cut", "raised") and its place in "from A to B" — plus the ratio and the change of such a pair."""
+        ("cut", "raised") and its place in "from A to B" — plus the ratio, difference and change of such a pair."""
         qs = find_quantities(text, name_spans(text) + [(d.start, d.end) for d in find_dates(text)])
         spans = self._metric_spans(text)
         out: list[FactValue] = []
@@ -231,6 +241,7 @@ class Verifier(Binding, Figures, Relations, Statements):
                 direction=direction,
                 pair=pair,
                 source=text,
+                rate=rate_after(text, q.end),
             )
             if pair == "to" and out and out[-1].pair == "from" and out[-1].unit == unit and out[-1].value:
                 start = out[-1]
@@ -247,6 +258,19 @@ class Verifier(Binding, Figures, Relations, Statements):
                         value=ratio,
                         unit="multiple",
                         display=f"{ratio:.2f}x",
+                        source=text,
+                    )
+                )
+                difference = abs(q.value - start.value)  # "+45 pts", "39 minutes saved"
+                out.append(
+                    FactValue(
+                        id=f"{fact.id}.difference",
+                        entity=entity,
+                        metric=fact.metric,
+                        value=difference,
+                        unit=unit,
+                        display=f"{difference:g} {unit}",
+                        direction=start.direction,
                         source=text,
                     )
                 )

@@ -192,7 +192,7 @@ class CvModel:
         items = self.cv["items"].get(cls, [])
         have_all = set().union(*(token_set(i) for i in items)) if items else set()
         for item in items:
-            have = token_set(item)
+            have = token_set(item) | _initialisms(item)
             if len(want & have) >= 0.8 * len(want):
                 return True
         # an abbreviation the CV gives in brackets ("CKAD") names the whole item
@@ -214,3 +214,9 @@ class CvModel:
             (m, any(degree_compatible(lvl, e["level"]) for e in self.education if e["level"]))
             for lvl, m, _ in find_degrees(text)
         ]
+
+
+def _initialisms(item: str) -> set[str]:
+    """Initials of each run of 2–4 consecutive words ("Solutions Architect" → "sa")."""
+    words = [w for w in re.findall(r"[A-Za-z]+", item) if w[0].isupper()]
+    return {"".join(w[0] for w in words[i : i + n]).lower() for n in (2, 3, 4) for i in range(len(words) - n + 1)}

@@ -85,6 +85,9 @@ class Section:
     end: int
 
 
+_BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([A-Za-z][\w &/-]{1,38}?)[.:]?\s*\1[.:]?\s+\S")
+
+
 def heading_of(line: str) -> tuple[int, str] | None:
     """``(level, text)`` of a Markdown heading, a bold-only line (level 2) or ``None``."""
     m = _HEADING.match(line)
@@ -107,6 +110,9 @@ def split_sections(lines: list[str]) -> list[Section]:
         text = line.strip()
         if head is None and text.isupper() and classify_section(text) and len(text) <= 40:
             head = (2, text.title())
+        inline = _BOLD_LEAD.match(line) if head is None else None
+        if inline and classify_section(inline.group(2)):
+            head = (2, inline.group(2))  # "**Summary.** Backend engineer with …": the text is the body
         if head is None:
             continue
         level, title = head
@@ -120,7 +126,7 @@ def split_sections(lines: list[str]) -> list[Section]:
         else:
             continue
         current.end = i
-        sections.append(Section(cls, clean_inline(title), level, i, i + 1, len(lines)))
+        sections.append(Section(cls, clean_inline(title), level, i, i if inline else i + 1, len(lines)))
     return sections
 
 
