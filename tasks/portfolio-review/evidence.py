@@ -67,6 +67,7 @@ def evidence(ctx: CheckContext) -> Evidence:
         proposal_bounds={"units": "quantity", "money": "market_value"},
         subject_words=lex["subject_words"],
         relative_metric="weight",
+        price_metric="close",
         unverifiable="warning",
     )
     metric_of = lex["fact_metrics"]  # fact id suffix → metric name

@@ -112,7 +112,7 @@ def test_unverifiable_claim_fails_a_cv_where_the_policy_makes_it_an_error(tmp_pa
     boasting = tmp_path / "cv-boast.md"
     boasting.write_text(cv.replace(
         "- Mentored a team of 6 engineers and introduced code review guidelines adopted across 3 teams.",
-        "- Mentored a team of 6 engineers and was the most senior engineer on the payments team."), encoding="utf-8")
+        "- Mentored a team of 6 engineers and was promoted to tech lead."), encoding="utf-8")
     assert boasting.read_text() != cv
     assert cli(tmp_path, "check", "resume-tailor", str(plain)).returncode == 0
     proc = cli(tmp_path, "check", "resume-tailor", "--json", str(boasting))

@@ -227,7 +227,9 @@ class Binding:
                 )
                 if not gap_ok or _NEXT_FIGURE.match(text, e):
                     continue
-                found.append((len(text[q.end : s]) + 1, metric))
+                # a word in a parenthesis after the figure names it only if nothing before does:
+                # "a market value of USD 127k (cost USD 76k)"
+                found.append((len(text[q.end : s]) + 1 + (100 if "(" in text[q.end : s] else 0), metric))
         for metric in self.ev.metrics:  # words that name a metric only right after a figure ("half the book")
             rx = self.after_re.get(metric.name)
             m = rx.match(text, q.end + len(_AFTER_GAP.match(text, q.end).group(0))) if rx else None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .evidence import Evidence
 from .lexicon import phrase_regex, stem
+from .patterns import _INITIAL
 
 _TICKER_CONTEXT = re.compile(
     r"(?:\$(?P<a>[A-Z]{2,5})\b|\((?P<b>[A-Z]{2,5})\)|\b(?P<c>[A-Z]{2,5})\s+(?:shares|stock|stake|position|holding)\b"
@@ -116,6 +117,11 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s\-–—]+", " ", re.sub(r"[’']s$|[.,]$", "", text.strip())).lower()
 
 
+_HONORIFIC = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sir|Dame|Miss)\.?\s+(?:[A-Z]\.\s*)*$|^(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s"
+)
+
+
 def unknown_names(
     text: str,
     catalogue: Catalogue,
@@ -143,7 +149,9 @@ def unknown_names(
         if not words or not free(m.start(), m.end()):
             continue
         before = text[: m.start()]
-        at_start = not re.search(r"[\w,]", before) or re.search(r"[.!?:>|•*#\-—–(][^\w,]*$", before)
+        at_start = _INITIAL.search(before)
+        if _HONORIFIC.search(before) or _HONORIFIC.match(m.group(0) + " "):
+            continue  # "Mr Sato", "Dr N. Hartmann": a person, not an organisation
         if at_start and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
         name = " ".join(words)

@@ -131,6 +131,7 @@ class Evidence(BaseModel):
     claim_words: list[str] = Field(default_factory=list)  # words that make a sentence a factual claim
     unverifiable: Literal["warning", "error"] = "warning"  # policy for claims no evidence covers
     relative_metric: str = ""  # the metric "X is twice the size of Y" compares
+    price_metric: str = ""  # the price per unit: "79 shares, worth about $17,600" is 79 × the price
     # a superlative no ranking decides and no source states: "" (not a claim), "unverifiable", or
     # "contradicted" where the sources are the whole record (a CV: nothing it omits may be added)
     unranked_superlatives: Literal["", "unverifiable", "contradicted"] = ""

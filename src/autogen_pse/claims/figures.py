@@ -115,10 +115,16 @@ class Figures:
         together = _TOGETHER_ANY.search(text, lo, hi)
         if together and len(group) < 2 and len(set(others) - {None}) + (entity is not None) > 1:
             group = {e for e in [entity, *others] if e is not None}  # "together they …": the paragraph's
-        if len(group) > 1 and (together or self._listed_before(text, q, mentions)):
+        listed = self._listed_before(text, q, mentions)
+        if len(group) > 1 and together:
             pools.append(self._sums(group, metrics, compatible))
+        if listed:
+            pools.append(self._sums(listed, metrics, compatible))
+        if together:  # "the three triggered holdings together …": the set a count phrase names
+            pools += [self._sums(set(c.entities), metrics, compatible) for c in self._named_sets(text[lo:q.start])]
         if together:  # "the two losers … together carry $11,918.40": a total the evidence states
             pools += [self._pool(None, m, compatible, direction) for m in metrics]
+        pools.append(self._priced(text, q, entity, qs))
         pair = _pair_role(text, q)
         rate = rate_after(text, q.end)
         for pool in pools:
@@ -203,15 +209,28 @@ class Figures:
             note=f"{mine[0].id} / {theirs[0].id} = {mine[0].shown()} / {theirs[0].shown()} = {ratio:.2f}x",
         )
 
-    def _listed_before(self, text: str, q: Quantity, mentions: list[Mention]) -> bool:
-        """ "Apple, Google and IBM make up 76 %": a list of entities is the subject of the figure."""
+    def _priced(self, text: str, q: Quantity, entity: str | None, qs: list[Quantity]) -> list[FactValue]:
+        """ "Sell 79 Apple shares, worth about $17,600": a number of units just before, times the price."""
+        price = [f for f in self._facts(entity) if f.metric == self.ev.price_metric] if q.unit == "money" else []
+        units = [o for o in qs if o.unit in ("units", "count") and 0 < q.start - o.end <= 40 and o.value > 1]
+        if not price or not units or _STRONG.search(text, units[-1].end, q.start):
+            return []
+        n = units[-1].value
+        return [FactValue(id=f"{n:g} × {price[0].id}", entity=entity, metric=price[0].metric,
+                          value=n * price[0].value, unit="money", display=f"{n * price[0].value:,.2f}")]  # fmt: skip
+
+    def _listed_before(self, text: str, q: Quantity, mentions: list[Mention]) -> set[str]:
+        """ "Apple, Google and IBM make up 76 %", "… and two in loss (GOOG, MSFT), down USD 11.9k": the
+        entities of the list right before the figure, when a list is its subject."""
         before = [m for m in mentions if m.end <= q.start]
-        if len(before) < 2:
-            return False
-        joined = all(
-            _LIST_SEP.fullmatch(_PAREN.sub("", text[a.end : b.start])) for a, b in itertools.pairwise(before)
-        )
-        return joined and not _STRONG.search(text[before[-1].end : q.start])
+        run = before[-1:]
+        for a, b in itertools.pairwise(reversed(before)):
+            if not _LIST_SEP.fullmatch(_PAREN.sub("", text[b.end : a.start]).replace("(", "").replace(")", "")):
+                break
+            run.append(b)
+        if len(run) < 2 or _STRONG.search(text[before[-1].end : q.start]):
+            return set()
+        return {m.entity for m in run}
 
     def _sums(self, entities: set[str], metrics: list[Metric], compatible: tuple[str, ...]) -> list[FactValue]:
         """Facts summed over ``entities`` ("down about $11.9k between them")."""

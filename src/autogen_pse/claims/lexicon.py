@@ -148,7 +148,8 @@ ADVICE = re.compile(
     re.IGNORECASE,
 )
 IMPERATIVE_START = re.compile(
-    r"^[^\w*]*(?:\*\*[^*]+\*\*[:\s]*)?(?:consider|review|monitor|trim|sell|hold|keep|reassess|rebalance|"
+    r"^(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|[A-Za-z][.)]|\([a-z]{1,4}\))\s)?[^\w*]*(?:\*\*[^*]+\*\*[:\s]*)?"
+    r"(?:consider|review|recalculate|recompute|monitor|trim|sell|hold|keep|reassess|rebalance|"
     r"document|check|confirm|discuss|set|watch|revisit|avoid|do|don't|use|add|reduce|think|look|talk|schedule|"
     r"update|re-run|rerun|run|compare|exit|buy|evaluate|re-evaluate|decide|maintain|retain|book|take|track|"
     r"flag|note|record|verify|rerun|plan|prepare|ask|agree|apply|execute|implement|stay|leave|wait|tighten|"

@@ -8,8 +8,10 @@ from .lexicon import phrase_regex
 from .model import Finding, Status
 from .quantities import _SCALE_WORDS, _UNITS_WORDS, Quantity
 
-_CLAUSE = re.compile(r";|\s[—–]\s|\s-\s|\bwhile\b|\bwhereas\b|\bbut\b|\bhowever\b|\balthough\b|\. |\|")
-_STRONG = re.compile(r";|\. |\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b")
+# a full stop that ends a sentence, not an abbreviation ("c. 31 per cent", "approx. USD 127k", "Mr. Osei")
+_STOP = r"(?<!\bc)(?<!\bca)(?<!\bapprox)(?<!\best)(?<!\bvs)(?<!\bno)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bincl)\. "
+_CLAUSE = re.compile(rf";|\s[—–]\s|\s-\s|\bwhile\b|\bwhereas\b|\bbut\b|\bhowever\b|\balthough\b|{_STOP}|\|")
+_STRONG = re.compile(rf";|{_STOP}|\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b")
 _PERF_UP = phrase_regex(
     [
         "is up",
@@ -80,7 +82,9 @@ _COMPAT = {
     "weeks": ("weeks",),
 }
 _UNIT_NOUNS = re.compile(r"^\s*(?:shares?|units?|sh|shs)\b", re.IGNORECASE)
-_INITIAL = re.compile(r"(?:^|[.!?:;|•>(—–]|\*\*|__|\s-)[^\w,]*$")  # emoji and quotes may sit between
+# the start of a sentence: after an outline number ("2.3", "A.", "b)"), emoji, quotes or markup
+OUTLINE = r"(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|[A-Za-z][.)]|\([a-z]{1,4}\)))?"
+_INITIAL = re.compile(rf"(?:^{OUTLINE}|[.!?:;|•>(—–]|\*\*|__|\s-)[^A-Za-z0-9,]*$")
 _PRONOUN = re.compile(
     r"(?:\b(?:because|as|since|so|and|but|while|when|where)|,)\s+(?:it|it's|it has|it is)\b"
     r"|\b(?:despite|while|since|as) being\b",
@@ -106,7 +110,7 @@ _OBJECT_GAP = re.compile(
 )
 _TOGETHER_ANY = re.compile(
     r"\b(?:between them|combined|together|jointly|altogether|collectively|between the two|"
-    r"across (?:the )?(?:two|both))\b",
+    r"across (?:the )?(?:two|both)|(?:losses|gains) (?:total(?:l?ed)?|came to|amount(?:ed)? to))\b",
     re.IGNORECASE,
 )
 _PAREN = re.compile(r"\([^()]*\)|\s[—–]\s[^—–]{1,60}\s[—–]\s")

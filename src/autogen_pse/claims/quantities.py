@@ -86,7 +86,7 @@ _AFTER = (
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
 )
 _DIGITS = re.compile(
-    rf"(?<![\w.,/\\:#])(?<!\w-)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
+    rf"(?<![\w.,/\\:#'’])(?<!\w-)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
 )
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
@@ -335,10 +335,9 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if _overlaps(taken, m.start(), m.end()):
             continue
         phrase = m.group(0)
-        if phrase.lower() in ("zero", "one") and not re.match(
-            r"\s+(?:holding|position|stock|name|engineer|"
-            r"team|client|year|day|month)",
-            text[m.end() :],
+        if phrase.lower() in ("zero", "one") and (
+            not re.match(r"\s+(?:holding|position|stock|name|engineer|team|client|year|day|month)", text[m.end() :])
+            or re.search(r"\b(?:any|each|every|no|a single)\s+$", text[max(0, m.start() - 10) : m.start()], re.I)
         ):
             continue  # "one" is mostly a pronoun: only a count before a counted noun
         value = _words_value(phrase)

@@ -26,6 +26,9 @@ from .quantities import Quantity
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
 
+_APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
+
+
 class Relations:
     """Ranks, counts, actions, flags, directions and dates (a part of the Verifier)."""
 
@@ -133,7 +136,8 @@ class Relations:
                 re.search(r"\b(?:or|to|-|–)\s*$", text[max(0, q.start - 5) : q.start])
                 or re.match(r"\s*(?:or|to|-|–)\s+\w", text[q.end :])
                 or re.search(
-                    r"\b(?:like|than|as if|equivalent to|as many as)\s+(?:\w+\s+)?$",
+                    r"\b(?:like|than|as if|equivalent to|as many as)\s+(?:\w+\s+)?$"
+                    r"|\b(?:any|each|every|per|a single)\s+$",
                     text[max(0, q.start - 20) : q.start],
                 )
             ):
@@ -175,6 +179,11 @@ class Relations:
                         d = 0
                     if d < best:
                         rule, best = count, d
+            apposed = [m.entity for m in self.catalogue.find(_APPOSITION.match(text, noun_end).group(0))] if (
+                _APPOSITION.match(text, noun_end)
+            ) else []
+            if len(set(apposed)) == q.value:  # "the two holdings, Microsoft and Google, …": the list is the count
+                continue
             by_noun = next((c for c, rx in self.count_re if rx is not None and rx.fullmatch(noun.group(0))), None)
             if by_noun is not None:
                 rule = by_noun  # "the two losers": the noun says what is counted
@@ -186,6 +195,10 @@ class Relations:
                 rule = everything
             out.append(self._count_finding(f"{q.text} {noun.group(0)}", int(q.value), rule, q.hedge))
         return out
+
+    def _named_sets(self, text: str) -> list[Count]:
+        """The sets of entities a count phrase in ``text`` names ("the three triggered holdings")."""
+        return [c for c, rx in self.count_re if rx is not None and len(c.entities) > 1 and rx.search(text)]
 
     @staticmethod
     def _count_finding(text: str, value: int, rule: Count, hedge: str = "") -> Finding:

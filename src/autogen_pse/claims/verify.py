@@ -82,6 +82,8 @@ class Verifier(Binding, Figures, Relations, Statements):
         lexical = [w for m in evidence.metrics for w in [*m.words, *m.after_words, *m.rank]]
         lexical += [w for words in evidence.actions.values() for w in words]
         self.known = self.known | frozenset(w.lower() for text in lexical for w, _a, _b in content_words(text))
+        # "Assoc." of "associate": abbreviations of known words, four letters or more
+        self.known_prefixes = frozenset(w[:n] for w in self.known for n in range(4, len(w)))
         self.facts_by_entity: dict[str | None, list[FactValue]] = {}
         for f in evidence.facts:
             self.facts_by_entity.setdefault(f.entity, []).append(f)

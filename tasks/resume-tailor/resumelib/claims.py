@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cv import parse_education_entry, parse_role, remove_dates
+from .cv import find_degrees, parse_education_entry, parse_role, remove_dates
 from .lexicon import find_numbers, number_supported
 from .model import CvModel, token_set
 from .structure import (
@@ -187,7 +187,9 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
     line = block.first + 1
     text = _role_text(lines, block)
     entry = OutEntry("education", block, text, ok=False)
-    parts = [p for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip(" ,")]
+    parts = entry_parts(text)
+    if not parts:
+        return OutEntry("education", block, text, ok=True)  # a table's header row
     if len(parts) > 1 or (model.item_supported("certifications", text) and not parse_education_entry(text)["level"]):
         # several degrees on one line, or a certification listed under Education: each part on its own
         oks = [_education_part(model, p.strip(" ,"), line, out) for p in parts]
@@ -237,6 +239,30 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
         if not ok:
             entry.fix_date = matched[0]["year"]
     return entry
+
+
+_PROSE_CUT = re.compile(r",?\s+(?:which|who|where|before|after|then|while|and then|followed by)\b.*$", re.I)
+
+
+def entry_parts(text: str) -> list[str]:
+    """The items an Education/Certifications line states, one by one: a table row's cells joined (a
+    header row states none), several items on one line, or the degrees and certifications a sentence
+    names ("I hold an MSc in … from …, which I took after a BSc in …"). Years like '15 are 2015."""
+    text = re.sub(r"(?<![\w'’])['’](\d{2})\b", r"20\1", text)
+    if text.lstrip().startswith("|"):
+        cells = [c.strip(" ,") for c in text.strip().strip("|").split("|")]
+        if not re.search(r"\d", text) and not find_degrees(text) and all(len(c.split()) <= 3 for c in cells):
+            return []  # "| Degree | Institution | Year |"
+        text = ", ".join(c for c in cells if c)
+    listed = [p.strip(" ,") for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip(" ,")]
+    if len(listed) > 1 or (len(text.split()) < 10 and not re.match(r"(?:I|She|He|They)\b", text)):
+        return listed
+    body = re.sub(r"^[^:]{0,60}:\s*", "", text).strip().rstrip(".")
+    starts = [span[0] for _lvl, _m, span in find_degrees(body)]
+    if starts:
+        pieces = [body[a:b] for a, b in zip(starts, [*starts[1:], len(body)], strict=True)]
+        return [_PROSE_CUT.sub("", p).strip(" ,.") for p in pieces]
+    return [p.strip(" ,.") for p in re.split(r"\s+and\s+|;\s*|,\s+(?=[A-Z])", body) if p.strip(" ,.")]
 
 
 def _education_part(model: CvModel, text: str, line: int, out: list[Claim]) -> bool:
@@ -396,7 +422,7 @@ def analyse(artifact: str, model: CvModel) -> Analysis:
         elif sec.cls in ITEM_SECTIONS:
             for block in split_blocks(lines, sec):
                 text = " | ".join(clean_inline(strip_bullet(lines[i]).lstrip("# ")) for i in block.head)
-                ok = model.item_supported(sec.cls, text)
+                ok = all(model.item_supported(sec.cls, p) for p in entry_parts(text))
                 entries.append(OutEntry(sec.cls, block, text, ok))
                 claims.append(
                     Claim(

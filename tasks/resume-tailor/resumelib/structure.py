@@ -85,6 +85,7 @@ class Section:
     end: int
 
 
+_MAIN_SECTIONS = ("summary", "experience", "education", "skills", "certifications")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([A-Za-z][\w &/-]{1,38}?)[.:]?\s*\1[.:]?\s+\S")
 
 
@@ -110,9 +111,12 @@ def split_sections(lines: list[str]) -> list[Section]:
         text = line.strip()
         if head is None and text.isupper() and classify_section(text) and len(text) <= 40:
             head = (2, text.title())
-        inline = _BOLD_LEAD.match(line) if head is None else None
-        if inline and classify_section(inline.group(2)):
-            head = (2, inline.group(2))  # "**Summary.** Backend engineer with …": the text is the body
+        # "**Summary.** Backend engineer with …", "**Education** MSc …": a bold label opens a main
+        # section on its own line (inside Skills, "**Languages:** Python, Go" is a line of the section)
+        inline = _BOLD_LEAD.match(line) if head is None and sections[-1].cls != "skills" else None
+        label = classify_section(inline.group(2)) if inline else None
+        if inline and (sections[-1].cls == "header" or label in _MAIN_SECTIONS):
+            head = (2, inline.group(2))
         if head is None:
             continue
         level, title = head
