@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from autogen_pse.claims.quantities import Quantity, completed_years, find_quantities, matches
+from autogen_pse.claims.periods import completed_years
+from autogen_pse.claims.quantities import Quantity, find_quantities, matches
 
 
 def only(text: str) -> Quantity:

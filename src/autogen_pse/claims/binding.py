@@ -30,6 +30,11 @@ class Binding:
 
     def _metric_spans(self, text: str) -> list[tuple[int, int, Metric]]:
         """Metric words in ``text``; one phrase may name several metrics ("cost", "gain")."""
+        cached = self._spans.get(text)
+        if cached is not None:
+            return cached
+        if len(self._spans) > 256:
+            self._spans.clear()
         spans: list[tuple[int, int, Metric]] = []
         for metric in self.ev.metrics:
             rx = self.metric_re.get(metric.name)
@@ -44,6 +49,7 @@ class Binding:
             if inside:
                 continue
             out.append(span)
+        self._spans[text] = out
         return out
 
     @staticmethod

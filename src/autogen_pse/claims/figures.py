@@ -22,8 +22,14 @@ from .patterns import (
     _pair_role,
     _quantity_units,
 )
-from .quantities import RATE_SECONDS, Quantity, completed_years, matches, rate_after
+from .periods import RATE_SECONDS, completed_years, rate_after
+from .quantities import Quantity, matches
 
+_ANY_DIRECTION = re.compile(
+    r"[-−–]\s*(?:c\.|~|about|approx\.?)?\s*\d|\b(?:down|lost|los[se]s?|losing|lower|fell|fall(?:en)?|declin\w*|"
+    r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|up|gain\w*|rose|risen|positive|profit\w*)\b",
+    re.IGNORECASE,
+)
 _OBJECT = re.compile(r"\b(?:of|as|than)\s+$", re.IGNORECASE)  # the other side of a ratio
 # "… times the size of", "… as volatile as", "… larger than": a ratio of two entities' facts
 _RELATIVE = re.compile(
@@ -130,7 +136,14 @@ class Figures:
         for pool in pools:
             hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate))]
             if hits:
-                return self._supported(q, hits, direction, pair), metrics
+                unsigned = (  # no sign, no direction word anywhere in the sentence, the metric named
+                    not direction
+                    and not q.sign
+                    and bool(metrics)
+                    and q.unit == "pct"
+                    and not _ANY_DIRECTION.search(text)
+                )
+                return self._supported(q, hits, direction, pair, unsigned=unsigned), metrics
         if chained and prev is not None and _COMPARATOR.fullmatch(_PAREN.sub("", text[prev[0].end : q.start])):
             return Finding(
                 kind="figure",
@@ -284,8 +297,21 @@ class Figures:
             pool = [f for f in self.ev.facts if f.unit in compatible]
         return pool
 
-    def _supported(self, q: Quantity, hits: list[FactValue], direction: int, pair: str = "") -> Finding:
+    def _supported(
+        self, q: Quantity, hits: list[FactValue], direction: int, pair: str = "", *, unsigned: bool = False
+    ) -> Finding:
         wrong_way = [f for f in hits if direction and self._sign_of(f) and self._sign_of(f) != direction]
+        if unsigned and all(f.value < 0 and f.metric in self.two_signed for f in hits):
+            # "Google's annualised return works out to roughly 8.7 %" of −8.73 %: a return written
+            # with no sign and no direction word is a gain, where the metric takes both signs
+            f = hits[0]
+            return Finding(
+                kind="direction",
+                text=q.text,
+                status=Status.CONTRADICTED,
+                evidence=[f.id],
+                note=f"{f.id} is {f.shown()}: a loss, written without a sign or a direction word",
+            )
         if wrong_way and len(wrong_way) == len(hits):
             f = wrong_way[0]
             word = "a loss" if self._sign_of(f) < 0 else "a gain"

@@ -105,7 +105,7 @@ _NEXT_FIGURE = re.compile(r"\s*(?:by|of|at|=|:)?\s*[~≈]?\s*[-+−]?\s*[$€£]
 _OBJECT_GAP = re.compile(
     r"\s*(?:\w+ly\s+)?(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
     r"a\s+couple|a\s+handful|a\s+modest|little|few|further|additional)\s+(?:\w+\s+)?(?:of\s+)?)?"
-    r"(?:the|its|our|this|that|back|down|into|out\s+of|to|of|in|on|up)?\s*(?:the|our|its)?\s*",
+    r"(?:the|its|our|your|my|their|this|that|back|down|into|out\s+of|to|of|in|on|up)?\s*(?:the|our|its|your|my)?\s*",
     re.IGNORECASE,
 )
 _TOGETHER_ANY = re.compile(
@@ -172,7 +172,7 @@ _TOP_N = re.compile(
 _MARKERS = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2}){1,3}\.?(?!\s*(?:%|per\s?cent|percent|x\b|times\b)))(?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
     r"|\b(?:www\.)?[a-z0-9.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\b[\w.-]+\.(?:com|io|org|net|dev)/\S*"
-    r"|\+?\d[\d ().-]{7,}\d"
+    r"|(?<![\w$€£,.])\+?\d(?=(?:[ ().-]*\d){8})[\d ().-]{7,}\d(?![\d%])"  # a phone number, not "927.50 (72.70%"
     r"|(?i:\b(?:rules?|section|item|step|clause|para(?:graph)?|point|agenda)\s+\d{1,2}(?:\.\d{1,2})*"
     r"(?:\s*(?:[-–—,&]|and|to)\s*\d{1,2}(?:\.\d{1,2})*)*\b)"
 )

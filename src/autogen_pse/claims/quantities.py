@@ -73,6 +73,8 @@ _FRACTION_RE = re.compile(
 )
 _MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5}
 _MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
+_FOLDS = {**_NUMERATORS, "ten": 10, "twelve": 12, "twenty": 20}
+_FOLD_RE = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)fold\b", re.IGNORECASE)
 _DOZEN_RE = re.compile(r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
 _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 
@@ -297,6 +299,13 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             hedge, _h = _hedge_before(text, m.start())
             add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))
 
+    for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold"
+        if not _overlaps(taken, m.start(), m.end()):
+            value = float(_FOLDS[m.group(1).lower()])
+            hedge, _h = _hedge_before(text, m.start())
+            tol = value * MULTIPLE_REL
+            add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), tol, hedge, kind="multiple"))
+
     for m in _DOZEN_RE.finditer(text):
         if _overlaps(taken, m.start(), m.end()):
             continue
@@ -406,38 +415,6 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
     return out
 
 
-RATE_SECONDS = {
-    "second": 1.0,
-    "minute": 60.0,
-    "hour": 3600.0,
-    "day": 86400.0,
-    "week": 604800.0,
-    "month": 2629800.0,
-    "year": 31557600.0,
-}
-_RATE_WORDS = {
-    "s": "second", "sec": "second", "second": "second", "min": "minute", "minute": "minute",
-    "h": "hour", "hr": "hour", "hour": "hour", "day": "day", "week": "week", "wk": "week",
-    "month": "month", "mo": "month", "year": "year", "yr": "year", "annum": "year",
-    "daily": "day", "weekly": "week", "monthly": "month", "annually": "year", "yearly": "year",
-}  # fmt: skip
-_RATE = re.compile(
-    r"^(?:\s+[A-Za-z][\w-]*){0,2}?\s*(?:(?:/|\ba\s+|\bper\s+|\beach\s+|\bevery\s+)"
-    r"(s|sec|second|min|minute|h|hr|hour|day|week|wk|month|mo|year|yr|annum)s?\b"
-    r"|\s+(daily|weekly|monthly|annually|yearly)\b|\s+p\.a\.)",
-    re.IGNORECASE,
-)
-
-
-def rate_after(text: str, end: int) -> str:
-    """The period a figure is per ("$420k a year", "2M events per day", "~$35k/month"), or ``""``."""
-    m = _RATE.match(text[end : end + 40])
-    if not m:
-        return ""
-    word = (m.group(1) or m.group(2) or "year").lower()
-    return _RATE_WORDS[word]
-
-
 def matches(q: Quantity, value: float, *, signed: bool = True) -> bool:
     """Is ``q`` (as written, with its precision and hedge) true of ``value``?
 
@@ -469,11 +446,3 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
     if abs(x - v) <= tol:
         return True
     return q.kind == "digits" and v - 2 * q.tol - 1e-9 <= x <= v
-
-
-def completed_years(q: Quantity, years: float) -> bool:
-    """A duration in whole years is read as completed years ("three years" = 2.8 ≤ held < 4)."""
-    if q.hedge or (q.kind == "digits" and q.tol < 0.5):
-        return matches(q, years)
-    n = abs(q.value)
-    return n - 0.2 <= years < n + 1

@@ -21,9 +21,14 @@ from .patterns import (
     _fold,
     checked,
 )
-from .quantities import Quantity
+from .quantities import Quantity, find_quantities
 
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
+
+
+def _count_value(word: str) -> int | None:
+    found = find_quantities(word)
+    return int(found[0].value) if found and found[0].unit == "count" else None
 
 
 _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
@@ -35,16 +40,20 @@ class Relations:
     # --- ranks, counts, actions, flags, directions ------------------------------------------
 
     def _ranks(self, text: str, mentions: list[Mention], scope: list[str]) -> list[Finding]:
-        out = []
+        out: list[Finding] = []
+        if not self.rank_any.search(text):
+            return out
         for rx, metric, phrase, order in self.rank_re:
             if rx is None:
                 continue
             for m in rx.finditer(text):
                 before = text[max(0, m.start() - 16) : m.start()].lower()
-                if re.search(r"\bone of the\s*$|\bamong the\s*$", before) or re.match(
+                figure_follows = re.match(
                     r"\s*(?:was|is|of|at|:|=|—|-)?\s*(?:nearly|about|around|roughly|almost|~)?\s*[-−]?\d",
                     text[m.end() :],
-                ):
+                )
+                of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
+                if re.search(r"\bone of the\s*$|\bamong the\s*$", before) or (figure_follows and not of_holdings):
                     continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
                 owner = next(
                     (x for x in mentions if x.end <= m.start() and re.fullmatch(r"['’]s\s*", text[x.end : m.start()])),
@@ -125,6 +134,12 @@ class Relations:
                 noun = self.count_nouns.match(rest)
                 if noun is not None:
                     break
+            implied = re.match(r"\s+of\s+(?:the|our|your|my|its|these|those|all)\s+(\w+)\b", tail)
+            if noun is None and implied and everything is not None and (
+                _count_value(implied.group(1)) == len(everything.entities)
+            ):  # "two of the five have hit the stop": the total names the holdings
+                rest = text[q.end + implied.end() :]
+                noun = re.match(r"", rest)
             between = text[q.end : len(text) - len(rest)]
             if re.search(
                 r"\b(?:other|remaining|further|additional|last|first|latter|former)\s*$",
@@ -267,7 +282,7 @@ class Relations:
             )
             if owner is not None:
                 entity: str | None = owner.entity
-            elif noun_use and not re.search(
+            elif noun_use and target is None and not re.search(
                 r"\b(?:worth|consider|suggest|recommend|propose|time for|room for|case for)\b"
                 r"[\w\s]{0,12}$",
                 text[max(0, m.start() - 28) : m.start()],
@@ -280,13 +295,13 @@ class Relations:
                 obj = re.match(
                     r"\s*(?:\w+ly\s+)?(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
                     r"a\s+couple\s+of|a\s+handful\s+of|a\s+modest|modestly|selectively)\s+(?:of\s+)?)?(?:the|its|it|"
-                    r"our|this|that|them|back|down)?\s*(\w+)?",
+                    r"our|your|my|this|that|them|back|down)?\s*(\w+)?",
                     text[m.end() : m.end() + 45],
                 )
                 word = (obj.group(1) or "").lower() if obj else ""
                 ends = re.match(
                     r"\s*(?:[.;!?]|$|\s(?:at|on|here|now|again|into|in|if|when|while|once|before|after|"
-                    r"as|on weakness|on dips)\b)",
+                    r"as|on weakness|on dips|to (?:bank|lock|take|book|realise|realize|capture|secure))\b)",
                     text[m.end() :],
                 )
                 if (word == "" and not ends) or (

@@ -15,6 +15,8 @@ Binding rules (what a figure is *about*):
 
 from __future__ import annotations
 
+import re
+
 from .binding import Binding
 from .catalogue import Catalogue
 from .dates import find_dates, name_spans
@@ -41,7 +43,8 @@ from .patterns import (
     _quantity_units,
     _status,
 )
-from .quantities import Quantity, find_quantities, rate_after
+from .periods import rate_after
+from .quantities import Quantity, find_quantities
 from .relations import Relations
 from .statements import Statements
 
@@ -55,6 +58,9 @@ class Verifier(Binding, Figures, Relations, Statements):
         self.metric_re = {m.name: phrase_regex(m.words) for m in evidence.metrics if m.words}
         self.after_re = {m.name: phrase_regex(m.after_words) for m in evidence.metrics if m.after_words}
         self.rank_re = [(rank_regex(p), m, p, order) for m in evidence.metrics for p, order in m.rank.items()]
+        # one pass to tell whether a claim has any ranking phrase at all (most have none)
+        self.rank_any = re.compile("|".join(rx.pattern for rx, *_ in self.rank_re) or "(?!)", re.IGNORECASE)
+        self._spans: dict[str, list[tuple[int, int, Metric]]] = {}
         self.action_of: dict[str, list[str]] = {}
         for action, words in evidence.actions.items():
             for w in words:
@@ -84,6 +90,11 @@ class Verifier(Binding, Figures, Relations, Statements):
         self.known = self.known | frozenset(w.lower() for text in lexical for w, _a, _b in content_words(text))
         # "Assoc." of "associate": abbreviations of known words, four letters or more
         self.known_prefixes = frozenset(w[:n] for w in self.known for n in range(4, len(w)))
+        signs: dict[str, set[bool]] = {}
+        for f in evidence.facts:
+            if f.entity is not None and f.value:
+                signs.setdefault(f.metric, set()).add(f.value > 0)
+        self.two_signed = {m for m, seen in signs.items() if len(seen) == 2}  # gains and losses: the sign matters
         self.facts_by_entity: dict[str | None, list[FactValue]] = {}
         for f in evidence.facts:
             self.facts_by_entity.setdefault(f.entity, []).append(f)

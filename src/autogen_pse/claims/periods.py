@@ -1,0 +1,47 @@
+"""Time in figures: the period a figure is per ("$420k a year", "2M events per day", "~$35k/month"),
+converted so "$35,000 a month" is compared with "$420,000 a year"; durations read as completed years."""
+
+from __future__ import annotations
+
+import re
+
+from .quantities import Quantity, matches
+
+RATE_SECONDS = {
+    "second": 1.0,
+    "minute": 60.0,
+    "hour": 3600.0,
+    "day": 86400.0,
+    "week": 604800.0,
+    "month": 2629800.0,
+    "year": 31557600.0,
+}
+_RATE_WORDS = {
+    "s": "second", "sec": "second", "second": "second", "min": "minute", "minute": "minute",
+    "h": "hour", "hr": "hour", "hour": "hour", "day": "day", "week": "week", "wk": "week",
+    "month": "month", "mo": "month", "year": "year", "yr": "year", "annum": "year",
+    "daily": "day", "weekly": "week", "monthly": "month", "annually": "year", "yearly": "year",
+}  # fmt: skip
+_RATE = re.compile(
+    r"^(?:\s+[A-Za-z][\w-]*){0,2}?\s*(?:(?:/|\ba\s+|\bper\s+|\beach\s+|\bevery\s+)"
+    r"(s|sec|second|min|minute|h|hr|hour|day|week|wk|month|mo|year|yr|annum)s?\b"
+    r"|\s+(daily|weekly|monthly|annually|yearly)\b|\s+p\.a\.)",
+    re.IGNORECASE,
+)
+
+
+def rate_after(text: str, end: int) -> str:
+    """The period a figure is per ("$420k a year", "2M events per day", "~$35k/month"), or ``""``."""
+    m = _RATE.match(text[end : end + 40])
+    if not m:
+        return ""
+    word = (m.group(1) or m.group(2) or "year").lower()
+    return _RATE_WORDS[word]
+
+
+def completed_years(q: Quantity, years: float) -> bool:
+    """A duration in whole years is read as completed years ("three years" = 2.8 ≤ held < 4)."""
+    if q.hedge or (q.kind == "digits" and q.tol < 0.5):
+        return matches(q, years)
+    n = abs(q.value)
+    return n - 0.2 <= years < n + 1
