@@ -18,7 +18,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from autogen_pse.claims import DateFact, Duration, Entity, Evidence, Metric, Source, Verifier
+from autogen_pse.claims import (
+    DateFact,
+    Duration,
+    Entity,
+    Evidence,
+    Metric,
+    Source,
+    Transition,
+    Verifier,
+    stated_changes,
+)
 from autogen_pse.hooks import CheckContext, task_module
 
 _HERE = Path(__file__).resolve().parent
@@ -147,6 +157,8 @@ def _figures(ev: Evidence, cv: dict[str, Any], cv_text: str) -> None:
     for rid, role in roles.items():
         for n, bullet in enumerate(role["bullets"], 1):
             ev.facts += reader.source_figures(bullet, rid, f"{rid}.b{n}")
+            for k, (a, b) in enumerate(stated_changes(bullet), 1):
+                ev.transitions.append(Transition(id=f"{rid}.b{n}.t{k}", entity=rid, source=a, target=b))
     summary = _section(cv_text, "summary")
     ev.facts += reader.source_figures(summary, None, "summary")
 

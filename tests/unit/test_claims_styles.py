@@ -143,3 +143,35 @@ def test_cv_twins_fail(resume: Checker, good: str, bad: str, check_name: str) ->
     assert good in CV_PROSE
     failed = [r.name for r in resume.check(CV_PROSE.replace(good, bad)) if not r.ok and r.severity == "error"]
     assert check_name in failed
+
+
+@pytest.mark.parametrize(("good", "bad", "kind"), [
+    # a change stated the other way round, with no figure to compare
+    ("Moved nightly batch jobs to Kafka streams.", "Moved our Kafka streams over to nightly batch jobs.", "direction"),
+    ("Migrated 14 Python services from a monolith to Kubernetes on AWS.",
+     "Consolidated 14 Python services from k8s into a single monolith.", "direction"),
+    # counts compared with the source's count of the same thing
+    ("Migrated 14 Python services to Kubernetes.", "Migrated 18 Python services to Kubernetes.", "figure"),
+    ("Code review guidelines adopted across three teams.", "Code review guidelines adopted across five teams.",
+     "figure"),
+    # durations in words
+    ("Cut data delays from a full day to a quarter of an hour.",
+     "Cut data delays from a full day to around half an hour.", "figure"),
+])
+def test_cv_sentence_twins(resume: Checker, good: str, bad: str, kind: str) -> None:
+    head = "# Elena Marsh\n\n## Experience\n\n### Harbourside Logistics GmbH — Backend Engineer\nJun 2017 – Feb 2020\n\n"
+    if "services" in good or "review" in good:
+        head = head.replace("Harbourside Logistics GmbH — Backend Engineer\nJun 2017 – Feb 2020",
+                            "Brightline Payments Ltd — Senior Backend Engineer\nMar 2020 – Present")
+    ok = check(resume, head + "- " + good + "\n")
+    assert ok.contradicted == 0 and ok.unverifiable == 0, failing(ok)
+    wrong = check(resume, head + "- " + bad + "\n")
+    c = claim(wrong, bad)
+    assert c["status"] == "contradicted" and findings(c, "contradicted", kind), failing(wrong)
+
+
+def test_cv_claim_phrases_are_whole_words(resume: Checker) -> None:
+    """ "on-call" is one claim word, though it is written with a hyphen."""
+    head = "# Elena Marsh\n\n## Experience\n\n### Brightline Payments Ltd — Senior Backend Engineer\nMar 2020 – Present\n\n"
+    report = check(resume, head + "- Owned the on-call rotation for the payments API.\n")
+    assert claim(report, "Owned the on-call rotation for the payments API.")["status"] == "unverifiable"

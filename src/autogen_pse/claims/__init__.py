@@ -2,16 +2,18 @@
 
 Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) → link and verify
 (:mod:`.verify` with its parts :mod:`.binding`, :mod:`.figures`, :mod:`.relations`,
-:mod:`.statements`) → ledger and checks (:mod:`.ledger`). Generic: a task configures it with an
+:mod:`.statements`, :mod:`.transitions`) → ledger and checks (:mod:`.ledger`). Generic: a task configures it with an
 :class:`Evidence` built by its ``evidence.py`` hook (entities, metrics, facts, rules, sources).
 """
 
-from .evidence import Count, DateFact, Duration, Entity, Evidence, FactValue, Flag, Metric, Source
+from .evidence import Count, DateFact, Duration, Entity, Evidence, FactValue, Flag, Metric, Source, Transition
 from .ledger import build_ledger, ledger_checks
 from .model import Claim, Finding, Ledger, Status
+from .transitions import stated_changes
 from .verify import Verifier
 
 __all__ = [
     "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
-    "Metric", "Source", "Status", "Verifier", "build_ledger", "ledger_checks",
+    "Metric", "Source", "Status", "Transition", "Verifier", "build_ledger", "ledger_checks",
+    "stated_changes",
 ]

@@ -57,6 +57,7 @@ class FactValue(BaseModel):
     pair: str = ""  # "from" / "to" when the source writes "from A to B"
     source: str = ""  # the sentence it came from, for CV-like sources
     rate: str = ""  # the period it is per ("a year": year); a figure per another period is converted
+    noun: str = ""  # the stem of what a count counts ("14 Python services": "servic")
 
     def shown(self) -> str:
         return self.display or f"{self.value:g}"
@@ -103,6 +104,15 @@ class Count(BaseModel):
     nouns: list[str] = Field(default_factory=list)  # "holdings", "positions", "stocks" …
 
 
+class Transition(BaseModel):
+    """A change of state a source states without numbers ("from a monolith to Kubernetes")."""
+
+    id: str
+    entity: str | None = None
+    source: str  # the "from" side as written
+    target: str  # the "to" side as written
+
+
 class Source(BaseModel):
     """A source document (or one of its passages) that free-text claims may be grounded in."""
 
@@ -120,6 +130,7 @@ class Evidence(BaseModel):
     durations: list[Duration] = Field(default_factory=list)
     flags: list[Flag] = Field(default_factory=list)
     counts: list[Count] = Field(default_factory=list)
+    transitions: list[Transition] = Field(default_factory=list)
     actions: dict[str, list[str]] = Field(default_factory=dict)  # ACTION → verb phrases in prose
     allowed: dict[str, list[str]] = Field(default_factory=dict)  # entity id → allowed ACTIONs
     action_objects: dict[str, list[str]] = Field(default_factory=dict)  # "sell the excess" is a TRIM

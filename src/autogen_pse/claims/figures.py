@@ -21,10 +21,12 @@ from .patterns import (
     _bare,
     _pair_role,
     _quantity_units,
+    counted_noun,
 )
 from .periods import RATE_SECONDS, completed_years, rate_after
 from .quantities import Quantity, matches
 
+_HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
 _ANY_DIRECTION = re.compile(
     r"[-−–]\s*(?:c\.|~|about|approx\.?)?\s*\d|\b(?:down|lost|los[se]s?|losing|lower|fell|fall(?:en)?|declin\w*|"
     r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|up|gain\w*|rose|risen|positive|profit\w*)\b",
@@ -81,7 +83,7 @@ class Figures:
             and prev is not None
             and bool(prev[1])
             and prev[0].unit == q.unit
-            and _CHAIN.fullmatch(_PAREN.sub("", text[prev[0].end : q.start])) is not None
+            and _CHAIN.fullmatch(_HEDGE_WORDS.sub("", _PAREN.sub("", text[prev[0].end : q.start]))) is not None
         )
         if chained and prev is not None:
             metrics = prev[1]
@@ -144,13 +146,18 @@ class Figures:
                     and not _ANY_DIRECTION.search(text)
                 )
                 return self._supported(q, hits, direction, pair, unsigned=unsigned), metrics
-        if chained and prev is not None and _COMPARATOR.fullmatch(_PAREN.sub("", text[prev[0].end : q.start])):
+        if chained and prev is not None and _COMPARATOR.fullmatch(
+            _HEDGE_WORDS.sub("", _PAREN.sub("", text[prev[0].end : q.start]))
+        ):
             return Finding(
                 kind="figure",
                 text=q.text,
                 status=Status.NONE,
                 note=f"{q.text}: a point of comparison, matched by no fact",
             ), metrics
+        counted = self._by_noun(text, q, entity) if not metrics and q.unit in ("count", "units") else None
+        if counted is not None:
+            return counted, metrics
         if not metrics and not direction and (bare or entity is None):
             # what a bare number (or a figure about nothing named) measures is unknown: not checkable
             status = Status.UNVERIFIABLE if entity is None and not bare else Status.NONE
@@ -220,6 +227,26 @@ class Figures:
             status=status,
             evidence=[mine[0].id, theirs[0].id],
             note=f"{mine[0].id} / {theirs[0].id} = {mine[0].shown()} / {theirs[0].shown()} = {ratio:.2f}x",
+        )
+
+    def _by_noun(self, text: str, q: Quantity, entity: str | None) -> Finding | None:
+        """ "Migrated 18 Python services", "adopted across five teams": a count compared with the
+        source's counts of the same thing (the entity's first), when the source counts it at all."""
+        noun = counted_noun(text, q.end)
+        same = [f for f in self.ev.facts if noun and f.noun == noun]
+        if not same:
+            return None
+        hits = [f for f in same if matches(q, f.value)]
+        if hits:
+            return self._supported(q, [f for f in hits if f.entity == entity] or hits, 0)
+        mine = [f for f in same if f.entity == entity] or same
+        shown = ", ".join(f"{f.id} = {f.shown()}" for f in mine[:2])
+        return Finding(
+            kind="figure",
+            text=q.text,
+            status=Status.CONTRADICTED,
+            evidence=[f.id for f in mine[:2]],
+            note=f"{q.text} does not match the count in the source ({shown})",
         )
 
     def _priced(self, text: str, q: Quantity, entity: str | None, qs: list[Quantity]) -> list[FactValue]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import phrase_regex
+from .lexicon import phrase_regex, stem
 from .model import Finding, Status
 from .quantities import _SCALE_WORDS, _UNITS_WORDS, Quantity
 
@@ -220,3 +220,19 @@ def checked(kind: str, text: str, ok: bool, evidence: list[str], note: str) -> F
     """A finding that the evidence either supports (``ok``) or contradicts."""
     return Finding(kind=kind, text=text, status=Status.SUPPORTED if ok else Status.CONTRADICTED,
                    evidence=evidence, note=note)
+
+
+_NOUN_STOP = frozenset(
+    "a an the of in on at for from to per across by with and or over into than each every its their our".split()
+)
+
+
+def counted_noun(text: str, end: int) -> str:
+    """The stem of what a count counts ("14 Python services" → "servic", "3 teams" → "team"): the last
+    of up to three words right after it, before a preposition or punctuation; "" when none."""
+    words: list[str] = []
+    for m in re.finditer(r"[\s*_]*([A-Za-z][\w-]*)|.", text[end : end + 40]):
+        if not m.group(1) or m.group(1).lower() in _NOUN_STOP or len(words) == 3:
+            break
+        words.append(m.group(1))
+    return stem(words[-1]) if words and words[-1][:1].islower() else ""

@@ -73,6 +73,11 @@ _FRACTION_RE = re.compile(
 )
 _MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5}
 _MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
+_TIME_PHRASES = {
+    "half an hour": 30.0, "quarter of an hour": 15.0, "a quarter of an hour": 15.0, "three-quarters of an hour": 45.0,
+    "three quarters of an hour": 45.0, "an hour and a half": 90.0, "a full day": 1440.0, "a whole day": 1440.0,
+}  # fmt: skip
+_TIME_PHRASE_RE = re.compile("|".join(sorted(map(re.escape, _TIME_PHRASES), key=len, reverse=True)), re.IGNORECASE)
 _FOLDS = {**_NUMERATORS, "ten": 10, "twelve": 12, "twenty": 20}
 _FOLD_RE = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)fold\b", re.IGNORECASE)
 _DOZEN_RE = re.compile(r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
@@ -123,32 +128,11 @@ _HEDGE_RE = re.compile(
 )
 
 _TIME_UNITS = {
-    "day": "days",
-    "days": "days",
-    "d": "days",
-    "week": "weeks",
-    "weeks": "weeks",
-    "month": "months",
-    "months": "months",
-    "mth": "months",
-    "mths": "months",
-    "mo": "months",
-    "mos": "months",
-    "year": "years",
-    "years": "years",
-    "yr": "years",
-    "yrs": "years",
-    "y": "years",
-    "hour": "hours",
-    "hours": "hours",
-    "hr": "hours",
-    "hrs": "hours",
-    "h": "hours",
-    "minute": "minutes",
-    "minutes": "minutes",
-    "min": "minutes",
-    "mins": "minutes",
-}
+    "day": "days", "days": "days", "d": "days", "week": "weeks", "weeks": "weeks", "month": "months",
+    "months": "months", "mth": "months", "mths": "months", "mo": "months", "mos": "months", "year": "years",
+    "years": "years", "yr": "years", "yrs": "years", "y": "years", "hour": "hours", "hours": "hours", "hr": "hours",
+    "hrs": "hours", "h": "hours", "minute": "minutes", "minutes": "minutes", "min": "minutes", "mins": "minutes",
+}  # fmt: skip
 _SCALES = {
     "k": 1e3,
     "thousand": 1e3,
@@ -298,6 +282,12 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if not _overlaps(taken, m.start(), m.end()):
             hedge, _h = _hedge_before(text, m.start())
             add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))
+
+    for m in _TIME_PHRASE_RE.finditer(text):  # "half an hour", "a full day": minutes
+        if not _overlaps(taken, m.start(), m.end()):
+            hedge, _h = _hedge_before(text, m.start())
+            minutes = _TIME_PHRASES[re.sub(r"\s+", " ", m.group(0).lower())]
+            add(Quantity(minutes, "minutes", m.group(0), m.start(), m.end(), minutes * 0.1, hedge, kind="words"))
 
     for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold"
         if not _overlaps(taken, m.start(), m.end()):

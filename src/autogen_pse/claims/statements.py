@@ -55,13 +55,12 @@ class Statements:
         ]
         # a claim word ("dividend", "sales", "award") is explained by the sources only, never by the
         # vocabulary of ordinary words
-        strong = [
-            w
-            for w, _s in words
-            if self.claim_words
-            and self.claim_words.fullmatch(w)
-            and stem(w) not in self.source_stems
-            and not self.catalogue.knows(w)
+        strong = [  # whole claim words and phrases as written ("on-call", "PCI DSS")
+            m.group(0)
+            for m in (self.claim_words.finditer(text) if self.claim_words else [])
+            if not any(a <= m.start() < b for a, b in taken)
+            and stem(m.group(0)) not in self.source_stems
+            and not self.catalogue.knows(m.group(0))
         ]
         if not unexplained and not strong:
             return []

@@ -42,11 +42,13 @@ from .patterns import (
     _pair_role,
     _quantity_units,
     _status,
+    counted_noun,
 )
 from .periods import rate_after
 from .quantities import Quantity, find_quantities
 from .relations import Relations
 from .statements import Statements
+from .transitions import reversed_change, terms
 
 
 class Verifier(Binding, Figures, Relations, Statements):
@@ -61,6 +63,11 @@ class Verifier(Binding, Figures, Relations, Statements):
         # one pass to tell whether a claim has any ranking phrase at all (most have none)
         self.rank_any = re.compile("|".join(rx.pattern for rx, *_ in self.rank_re) or "(?!)", re.IGNORECASE)
         self._spans: dict[str, list[tuple[int, int, Metric]]] = {}
+        self.alias = {stem(w): e.id for e in evidence.entities for n in e.names + e.symbols for w in n.split()
+                      if len(n.split()) == 1}  # fmt: skip
+        self.changes = [
+            (terms(t.source, self.alias), terms(t.target, self.alias)) for t in evidence.transitions
+        ]
         self.action_of: dict[str, list[str]] = {}
         for action, words in evidence.actions.items():
             for w in words:
@@ -206,6 +213,12 @@ class Verifier(Binding, Figures, Relations, Statements):
                         note=f"{m.text} is in no source ({entity.kind})",
                     )
                 )
+        turned = reversed_change(text, self.changes, self.alias) if self.changes else None
+        if turned is not None:
+            findings.append(
+                Finding(kind="direction", text=turned[0], status=Status.CONTRADICTED,
+                        note=f"the source states the change the other way: {turned[1]}")
+            )  # fmt: skip
         if not advice and not any(f.status is Status.CONTRADICTED for f in findings):
             findings += self._statement(text, found, skip + [(q.start, q.end) for q in quantities])
             if self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings):
@@ -255,6 +268,7 @@ class Verifier(Binding, Figures, Relations, Statements):
                 pair=pair,
                 source=text,
                 rate=rate_after(text, q.end),
+                noun=counted_noun(text, q.end) if unit in ("count", "units") else "",
             )
             if pair == "to" and out and out[-1].pair == "from" and out[-1].unit == unit and out[-1].value:
                 start = out[-1]
