@@ -127,6 +127,14 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
                 display=f"{gained:.2f}x gain",
             )
         )
+        close, paid = _value(facts, f"{s}.close"), _value(facts, f"{s}.cost_per_unit")
+        per_unit = close - paid
+        add(FactValue(id=f"{s}.pnl_per_unit", entity=s, metric="pnl_per_unit", value=per_unit, unit="money",
+                      display=f"{per_unit:,.2f} per unit"))  # "a gain of $184.57 per share"
+        if close < paid:  # "the shares would need to rise about 38 % to get back to cost"
+            rise = (paid / close - 1) * 100
+            add(FactValue(id=f"{s}.recovery_pct", entity=s, metric="recovery", value=rise, unit="pct",
+                          display=f"{rise:.1f}% rise to cost"))
         gap = _value(facts, f"{s}.pnl_pct") - stop
         add(
             FactValue(

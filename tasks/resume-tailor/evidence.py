@@ -70,6 +70,7 @@ def evidence(ctx: CheckContext) -> Evidence:
         subject_words=lex["subject_words"],
         unverifiable="error",
         unranked_superlatives="contradicted",
+        imperatives=False,
         vocabulary=[(_HERE / "claims_vocabulary.txt").read_text(encoding="utf-8")],
     )
     for role in cv["experience"]:

@@ -122,6 +122,9 @@ _HONORIFIC = re.compile(
 )
 
 
+_LABEL = re.compile(r"(?:\s+(?:in|for|by|at|to|on|of))?\s*:")  # "Based in:", "Submitted for:": a label
+
+
 def unknown_names(
     text: str,
     catalogue: Catalogue,
@@ -150,7 +153,7 @@ def unknown_names(
             continue
         before = text[: m.start()]
         at_start = _INITIAL.search(before)
-        if _HONORIFIC.search(before) or _HONORIFIC.match(m.group(0) + " "):
+        if _HONORIFIC.search(before) or _HONORIFIC.match(m.group(0) + " ") or _LABEL.match(text, m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann": a person, not an organisation
         if at_start and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org

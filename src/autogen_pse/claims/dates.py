@@ -23,7 +23,9 @@ _PATTERNS = [
     re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-\d)"),
     re.compile(r"(?<=\()['’](?P<yy>\d\d)(?=\))"),
+    re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),  # 01.03.2010, 1.3.2010
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
+    re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])/(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),  # 25/11/2007: day first
     re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"(?<![\w.,$€£-])(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
 ]

@@ -38,8 +38,10 @@ class Metric(BaseModel):
     rank: dict[str, Order] = Field(default_factory=dict)  # superlative phrase → ranking order
     entity_kind: str = ""  # which entities are ranked (default: every entity with this metric)
     same_as: str = ""  # these words name another metric's facts, loosely ("makes up" → weight)
-    sentence: bool = False  # True: its words make its facts candidates for every later figure of the
-    # sentence ("That leaves 171 shares, worth about $38.1k …": both are after the trim)
+    alternates: list[str] = Field(default_factory=list)  # metrics the same words may also mean
+    # ("bought for $693": the cost per share or the cost of the position; "is now $22.4k": price or value)
+    sentence: bool = False  # True: its words make its facts candidates for every figure of the sentence
+    # ("That leaves 171 shares, worth about $38.1k …": both are after the trim)
     strict: bool = True  # False: a figure near its words may still be another fact of the entity
     # (a P/L written next to the stop-loss level it is compared with)
 
@@ -141,6 +143,8 @@ class Evidence(BaseModel):
     vocabulary: list[str] = Field(default_factory=list)  # domain words a faithful artifact may use freely
     claim_words: list[str] = Field(default_factory=list)  # words that make a sentence a factual claim
     unverifiable: Literal["warning", "error"] = "warning"  # policy for claims no evidence covers
+    imperatives: bool = True  # False: a sentence starting with a verb is a fact, not advice (CV bullets:
+    # "Cut monthly cloud spend by 35 %")
     relative_metric: str = ""  # the metric "X is twice the size of Y" compares
     price_metric: str = ""  # the price per unit: "79 shares, worth about $17,600" is 79 × the price
     # a superlative no ranking decides and no source states: "" (not a claim), "unverifiable", or

@@ -103,12 +103,19 @@ class Figures:
                 for e in [entity, *others]
                 for m in metrics
             ]
+        pools += [
+            self._pool(e, alternate, compatible, direction, anywhere=entity is None)
+            for m in metrics
+            for alternate in (self.ev.metric(name) for name in m.alternates)
+            if alternate is not None
+            for e in [entity, *others]
+        ]
         if not any(m.strict for m in metrics):
             pools += [self._pool(e, None, compatible, direction, anywhere=entity is None) for e in [entity, *others]]
         pools += [
             self._pool(e, m, compatible, direction, anywhere=entity is None)
             for s, _e, m in spans
-            if m.sentence and _e <= q.start and m not in metrics
+            if m.sentence and m not in metrics
             for e in [entity, *others]
         ]
         lo = max((c.end() for c in _STRONG.finditer(text, 0, q.start)), default=0)

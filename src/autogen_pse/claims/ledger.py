@@ -13,6 +13,7 @@ import re
 
 from ..hooks import CheckResult
 from .model import Claim, Ledger, Status
+from .number_formats import normaliser
 from .split import Unit, split_units
 from .verify import Verifier
 
@@ -29,6 +30,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     """The ledger of ``artifact`` (see the module docstring)."""
     claims: list[Claim] = []
     last_paragraph, last_entities = -1, []
+    rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     for n, unit in enumerate(split_units(artifact), start=1):
         scope = _context_entities(unit, verifier)
         carried = last_entities if unit.paragraph == last_paragraph else []
@@ -48,11 +50,11 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
                     continue
                 text += " | " if text else ""
                 columns.append((name, len(text), len(text) + len(c)))
-                text += c
+                text += rewrite(c)
             owners = verifier.owner_mentions(row.get("symbol", "") or text)
             scope = owners[:1] or scope
         else:
-            text = unit.text
+            text = rewrite(unit.text)
         if unit.kind == "heading" and not re.search(r"\d", text):
             claim.entities = [m.entity for m in verifier.catalogue.find(text)]
         else:

@@ -123,7 +123,7 @@ _HYPOTHETICAL = re.compile(
 )
 _POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
 _SUPERLATIVE = re.compile(
-    r"\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
+    r"(?<!\bat\s)\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b|once\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
     r"greatest|best|top-rated|top-performing|highest-traffic|highest-volume|first|only|sole|No\.?\s*1|number one)"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently)\b)[A-Za-z-]+",
@@ -150,7 +150,7 @@ _OBJECT_WORDS = {
     "all",
     "half",
 }
-_AFTER_GAP = re.compile(r"[\s:=(]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
+_AFTER_GAP = re.compile(r"[*_]{0,2}[\s:=(]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison
     r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*)"

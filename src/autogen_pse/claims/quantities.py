@@ -85,7 +85,7 @@ _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-_SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion|grand)\b)?"
+_SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion|grand|[Mm]io)\b)?"
 _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
     r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
@@ -141,6 +141,7 @@ _SCALES = {
     "mn": 1e6,
     "mm": 1e6,
     "million": 1e6,
+    "mio": 1e6,
     "b": 1e9,
     "bn": 1e9,
     "billion": 1e9,

@@ -142,7 +142,8 @@ class Relations:
                 noun = re.match(r"", rest)
             between = text[q.end : len(text) - len(rest)]
             if re.search(
-                r"\b(?:other|remaining|further|additional|last|first|latter|former)\s*$",
+                r"\b(?:other|remaining|further|additional|last|first|latter|former|these|those|both)\s*$"
+                r"|[A-Z][\w.]*,\s+the\s*$",  # "these two positions", "Amazon or IBM, the two …": named before
                 text[max(0, q.start - 12) : q.start],
                 re.IGNORECASE,
             ):

@@ -50,6 +50,13 @@ from .relations import Relations
 from .statements import Statements
 from .transitions import reversed_change, terms
 
+# "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
+_ABSENT = re.compile(
+    r"\b(?:not\s+(?:on|in|listed|mentioned)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|exposure)|lacks?|"
+    r"gaps?|missing|absent)\b",
+    re.IGNORECASE,
+)
+
 
 class Verifier(Binding, Figures, Relations, Statements):
     """Compiled once per :class:`Evidence`; :meth:`verify` checks one unit."""
@@ -137,7 +144,8 @@ class Verifier(Binding, Figures, Relations, Statements):
         plain = text
         for d in find_dates(text):  # "May 2017" is not the modal "may"
             plain = plain[: d.start] + " " * (d.end - d.start) + plain[d.end :]
-        advice = bool(ADVICE.search(plain) or IMPERATIVE_START.search(plain) or text.rstrip().endswith("?"))
+        imperative = self.ev.imperatives and IMPERATIVE_START.search(plain)
+        advice = bool(ADVICE.search(plain) or imperative or text.rstrip().endswith("?"))
         skip = name_spans(text) + markers
         skip += [(m.start(), m.end()) for m in _TOP_N.finditer(text)]
         dates = find_dates(text)
@@ -181,6 +189,8 @@ class Verifier(Binding, Figures, Relations, Statements):
                      and not columns[0][1] <= q.start < columns[0][2] else "")
             header_metrics = [m for source in (label, column) for _s, _e, m in self._metric_spans(source)
                               if any(u in accepted for u in m.units)] if column else []
+            if header_metrics and label and self._metrics_for(text, q, metric_spans, quantities):
+                header_metrics = []  # "Mentoring | Mentored 6 engineers; adopted by 3 teams": the cell's own words
             finding, named = self._figure(
                 text,
                 q,
@@ -204,7 +214,7 @@ class Verifier(Binding, Figures, Relations, Statements):
         findings += self._names(text, found, skip, advice)
         for m in found:
             entity = self.ev.entity(m.entity)
-            if entity is not None and not entity.in_sources:
+            if entity is not None and not entity.in_sources and not _ABSENT.search(text):
                 findings.append(
                     Finding(
                         kind="entity",

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cv import find_degrees, parse_education_entry, parse_role, remove_dates
+from .cv import degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
 from .lexicon import find_numbers, number_supported
 from .model import CvModel, token_set
 from .structure import (
@@ -187,6 +187,10 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
     line = block.first + 1
     text = _role_text(lines, block)
     entry = OutEntry("education", block, text, ok=False)
+    if _is_prose(text):  # "She has an MSc in … from Leeds, following a BSc in … at York. She also holds …"
+        entry.ok = _prose_education(model, text, line, out)
+        out.append(Claim("entries", text, line, entry.ok, "" if entry.ok else "no such education entry in the CV"))
+        return entry
     parts = entry_parts(text)
     if not parts:
         return OutEntry("education", block, text, ok=True)  # a table's header row
@@ -241,14 +245,44 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
     return entry
 
 
+_SCHOOL_NAME = re.compile(r"\bUniversity\s+of\s+[A-Z][\w-]+|\b[A-Z][\w-]+\s+(?:University|College)\b")
+_CERT = re.compile(r"\b(?:[A-Z][\w-]*\s+){0,5}(?:Certified|Certificate|Certification)\b[^.;()]{0,60}|\b[A-Z]{3,5}\b")
+
+
+def _is_prose(text: str) -> bool:
+    verbs = r"\b(?:I|She|He|They|her|his|has|have|holds?|graduated|studied|is|are|was|were)\b"
+    return len(text.split()) >= 12 and bool(re.search(verbs, text))
+
+
+def _prose_education(model: CvModel, text: str, line: int, out: list[Claim]) -> bool:
+    """Education written as sentences: every degree, school and certification it names is the CV's."""
+    ok = True
+    for level, written, span in find_degrees(text):
+        field = re.split(r"\s+(?:and|at|from|the|in\s+(?=\s|\d|$))\s*|[,.;(]", degree_field(text, span))[0]
+        good = model.degree_supported(level, field)
+        out.append(Claim("degrees", written, line, good, "" if good else "not a degree in the CV"))
+        ok &= good
+    for m in _SCHOOL_NAME.finditer(text):
+        good = bool(model.school_entries(m.group(0)))
+        out.append(Claim("degrees", m.group(0), line, good, "" if good else "not a school in the CV"))
+        ok &= good
+    for m in _CERT.finditer(text):
+        name = m.group(0).strip()
+        if name.isupper() and not model.in_cv_text(name) and not find_degrees(name):
+            continue  # an abbreviation the CV does not use is not necessarily a certification
+        good = model.item_supported("certifications", name) or bool(find_degrees(name))
+        ok &= good
+    return ok
+
+
 _PROSE_CUT = re.compile(r",?\s+(?:which|who|where|before|after|then|while|and then|followed by)\b.*$", re.I)
 
 
 def entry_parts(text: str) -> list[str]:
     """The items an Education/Certifications line states, one by one: a table row's cells joined (a
     header row states none), several items on one line, or the degrees and certifications a sentence
-    names ("I hold an MSc in … from …, which I took after a BSc in …"). Years like '15 are 2015."""
-    text = re.sub(r"(?<![\w'’])['’](\d{2})\b", r"20\1", text)
+    names ("I hold an MSc in … from …, which I took after a BSc in …")."""
+    text = re.sub(r"\s*(?<![\w'’])['’]\d{2}\b", "", text)  # "Leeds '15": the year is checked apart
     if text.lstrip().startswith("|"):
         cells = [c.strip(" ,") for c in text.strip().strip("|").split("|")]
         if not re.search(r"\d", text) and not find_degrees(text) and all(len(c.split()) <= 3 for c in cells):
@@ -340,7 +374,8 @@ def _scan_line(
     if "orgs" in kinds:
         names = {m.group(1) for m in _ORG_SUFFIX.finditer(text)}
         for m in _ORG_AFTER.finditer(text):
-            names.update(p for p in re.split(r"\s+(?:and|&)\s+", m.group(1)) if p[:1].isupper())
+            parts = re.split(r"\s+(?:and|&)(?:\s+|$)", m.group(1))
+            names.update(p for p in parts if p[:1].isupper())
         for name in sorted(names):
             if _known_name(model, name):
                 continue
@@ -366,6 +401,13 @@ def _known_name(model: CvModel, name: str) -> bool:
     )
 
 
+_TARGET_ROLE = re.compile(
+    r"\b(?:prepared|submitted|applying|application|shortlisted|candidate)\s+for\b[^:]{0,20}:?|\b(?:target\s+)?role\s*:"
+    r"|\bposition\s*:|\bapplying\s+to\b",
+    re.IGNORECASE,
+)
+
+
 def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Claim]) -> None:
     for i in range(sec.start, sec.end):
         text = clean_inline(lines[i]).lstrip("# ").strip()
@@ -375,7 +417,12 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
             or i == next((j for j in range(sec.start, sec.end) if lines[j].strip()), -1)
         ):
             continue
-        for part in split_parts(text):
+        if _TARGET_ROLE.search(text):
+            continue  # "Prepared for: Tidewater Financial, Staff Backend Engineer": the job sought, not held
+        for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+", whole)):
+            part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"
+            if model.item_supported("certifications", part):
+                continue  # "AWS Solutions Architect": a certification, not a job title
             if not re.search(r"[A-Za-z]", part) or not any(
                 w in norm_title(part).split()
                 for w in (
@@ -422,7 +469,10 @@ def analyse(artifact: str, model: CvModel) -> Analysis:
         elif sec.cls in ITEM_SECTIONS:
             for block in split_blocks(lines, sec):
                 text = " | ".join(clean_inline(strip_bullet(lines[i]).lstrip("# ")) for i in block.head)
-                ok = all(model.item_supported(sec.cls, p) for p in entry_parts(text))
+                if sec.cls == "certifications" and _is_prose(text):  # "She also holds two certifications: …"
+                    ok = _prose_education(model, text, block.first + 1, claims)
+                else:
+                    ok = all(model.item_supported(sec.cls, p) for p in entry_parts(text))
                 entries.append(OutEntry(sec.cls, block, text, ok))
                 claims.append(
                     Claim(

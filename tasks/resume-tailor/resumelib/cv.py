@@ -122,7 +122,7 @@ def degree_field(text: str, span: tuple[int, int]) -> str:
     rest = text[span[1] :]
     rest = re.sub(r"^\s*(?:\(Hons\.?\)|with honours|hons\.?)?\s*(?:in|of|,)?\s*", "", rest, flags=re.I)
     rest = re.split(r"\s+(?:—|–|-|\||·|at|from)\s+|[,;(|·—–]", rest, maxsplit=1)[0]
-    return rest.strip(" .:")
+    return re.sub(r"(?:\s+(?:in|at|from|and|with))+\s*$", "", rest.strip(" .:"))  # "Mathematics in 2014"
 
 
 def _date_of(lines: list[str], block: Block, head: str) -> tuple[DateMention | None, str]:

@@ -121,6 +121,8 @@ def split_sections(lines: list[str]) -> list[Section]:
             continue
         level, title = head
         cls = classify_section(title)
+        if level == 1 and sections[-1].cls == "header" and len(title.split()) > 3:
+            continue  # "# Elena Marsh — candidate summary": the document's title, not a section
         current = sections[-1]
         is_md = bool(_HEADING.match(line))
         if cls is not None and (current.cls in ("header", None) or level <= current.level):
@@ -162,10 +164,17 @@ class Block:
         return max(self.head + self.body)
 
 
+_SUBLABEL = re.compile(
+    r"^\W*(?:key\s+)?(?:responsibilities|achievements|accomplishments|highlights|impact|duties|"
+    r"technical\s+environment|tech(?:nology)?\s+stack|stack|tools|environment|technologies)\b\W*(?::|$)",
+    re.IGNORECASE,
+)
+
+
 def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
     line = lines[i]
-    if not line.strip() or BULLET.match(line):
-        return False
+    if not line.strip() or BULLET.match(line) or _SUBLABEL.match(line):
+        return False  # "**Responsibilities:**", "Technical environment: Go, …": parts of an entry
     head = heading_of(line)
     if head is not None:
         return head[0] > section.level or not _HEADING.match(line)

@@ -1,0 +1,43 @@
+"""Number and date formats of other locales, rewritten in place to the one the ledger reads.
+
+A document that writes ``127.157,10 USD`` and ``43,85 %`` (a decimal comma) is read as
+``127,157.10`` and ``43.85``; ``127 157 USD`` (spaces between thousands) as ``127,157``; in such a
+document ``01/11/2007`` is the 1st of November. Every rewrite keeps the text's length, so claim
+offsets still point into the artifact as written. Which convention a document follows is decided
+once, from the whole document: the figures that only one convention can read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_EU_ONLY = re.compile(
+    r"\d\.\d{3},\d|(?<![\d,.])\d{1,3},\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|\$|k\b|mio\b|Mio\b|per\s?cent|points?)"
+)
+_US_ONLY = re.compile(r"\d,\d{3}\.\d|(?<![\d,.])\d{1,3}\.\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|k\b|per\s?cent|points?)")
+_EU_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d.,]\d)")
+_SLASH_DATE = re.compile(r"\b(?P<d>[0-3]\d)/(?P<m>[01]\d)/(?P<y>(?:19|20)\d\d)\b")
+_SPACED = re.compile(
+    r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])(?=\s?(?:USD|EUR|€|\$|days?|units?|shares?|k\b))"
+    r"|(?<=[$€£] )\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])|(?<=[$€£])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])"
+)
+
+
+def decimal_comma(text: str) -> bool:
+    """Does ``text`` write decimals with a comma (more figures only that reading allows)?"""
+    eu, us = len(_EU_ONLY.findall(text)), len(_US_ONLY.findall(text))
+    return eu >= 2 and eu > us
+
+
+def normaliser(document: str) -> Callable[[str], str]:
+    """A rewrite for the units of ``document``: same length, figures in the ledger's format."""
+    comma = decimal_comma(document)
+
+    def rewrite(text: str) -> str:
+        if comma:
+            text = _EU_NUMBER.sub(lambda m: m.group(0).translate(str.maketrans(".,", ",.")), text)
+            text = _SLASH_DATE.sub(lambda m: f"{m['y']}-{m['m']}-{m['d']}", text)
+        return _SPACED.sub(lambda m: re.sub(r"[ \u00a0\u202f]", ",", m.group(0)), text)
+
+    return rewrite
