@@ -71,7 +71,10 @@ _FRACTIONS.update(
 _FRACTION_RE = re.compile(
     r"\b(" + "|".join(sorted((re.escape(k) for k in _FRACTIONS), key=len, reverse=True)) + r")\b", re.IGNORECASE
 )
-_MULTIPLE_VERBS = {"doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5}
+_MULTIPLE_VERBS = {
+    "doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5,
+    "doubling": 2, "tripling": 3, "trebling": 3, "quadrupling": 4,
+}  # fmt: skip
 _MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
 _TIME_PHRASES = {
     "half an hour": 30.0, "quarter of an hour": 15.0, "a quarter of an hour": 15.0, "three-quarters of an hour": 45.0,
@@ -279,7 +282,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         value = _MULTIPLE_VERBS[m.group(1).lower()]
         add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), value * MULTIPLE_REL, hedge, kind="multiple"))
 
-    for m in re.finditer(r"\bhalved\b", text, re.IGNORECASE):  # "halved p95 latency": down 50 %
+    for m in re.finditer(r"\bhalv(?:ed|ing)\b", text, re.IGNORECASE):  # "halved p95 latency": down 50 %
         if not _overlaps(taken, m.start(), m.end()):
             hedge, _h = _hedge_before(text, m.start())
             add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))

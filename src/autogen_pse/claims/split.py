@@ -22,6 +22,11 @@ _SALUTATION = re.compile(
     r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$",
     re.IGNORECASE,
 )
+_SUBLABEL = re.compile(  # labels of an entry's parts, not sections of their own
+    r"(?:key\s+)?(?:responsibilities|achievements|accomplishments|highlights|impact|duties|technical\s+environment|"
+    r"tech(?:nology)?\s+stack|stack|tools|environment|results|selected\s+work)$",
+    re.IGNORECASE,
+)
 _GREETING = re.compile(r"^(?:dear|hi|hello|good (?:morning|afternoon))\b", re.IGNORECASE)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
@@ -165,8 +170,12 @@ def _split_units(text: str) -> list[Unit]:
         if len(para_lines) == 1 and (_BOLD_ONLY.fullmatch(head) or re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", head)):
             # "**Certifications**" or "CERTIFICATIONS" on a line of its own opens a section
             title = head.strip("*_: ")
-            headings = [(lv, t) for lv, t in headings if lv < 2] + [(2, title)]
-            section, lead_line = title.lower(), ""
+            if _SUBLABEL.match(title) and headings:  # "**Achievements:**" under a role: still the role's
+                headings = [*headings, (headings[-1][0] + 1, title)]
+            else:
+                headings = [(lv, t) for lv, t in headings if lv < 2] + [(2, title)]
+                section = title.lower()
+            lead_line = ""
         paragraph += 1
         bold = _BOLD_LEAD.match(lines[para_lines[0]])
         ctx = [t for _l, t in headings] + ([bold.group(2)] if bold else [])  # "**Amazon.** Up 242 % …"

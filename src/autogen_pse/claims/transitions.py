@@ -18,6 +18,10 @@ _MOVED = re.compile(
     r"(?P<a>[A-Za-z][\w\s-]{1,40}?)\s+(?:(?:back|over)\s+)?(?:to|into|onto)\s+(?P<b>[A-Za-z][\w\s-]{1,40})",
     re.IGNORECASE,
 )
+_REPLACED = re.compile(  # "replaced nightly batch jobs with Kafka streams": from the first to the second
+    r"\breplac(?:ed|ing)\s+(?P<a>[A-Za-z][\w\s-]{1,40}?)\s+(?:with|by)\s+(?P<b>[A-Za-z][\w\s-]{1,40})",
+    re.IGNORECASE,
+)
 _END = re.compile(r"\s(?:on|in|at|for|with|by|using|via|across|while|and|reducing|cutting|saving|,)\b.*$", re.I)
 _GENERIC = frozenset({"servic", "system", "platform", "job", "our", "the", "a", "an", "all", "some", "python"})
 
@@ -36,7 +40,7 @@ def changes(
 ) -> list[tuple[frozenset[str], frozenset[str], int, int]]:
     """Each "from A to B" / "moved A to B" of ``text``: the terms of A and B and the match's span."""
     out = []
-    for rx in (_FROM_TO, _MOVED):
+    for rx in (_FROM_TO, _MOVED, _REPLACED):
         for m in rx.finditer(text):
             a, b = terms(m.group("a"), alias), terms(m.group("b"), alias)
             if a and b and not a & b:
@@ -47,7 +51,7 @@ def changes(
 def stated_changes(text: str) -> list[tuple[str, str]]:
     """The (from, to) phrases of each change ``text`` states, as written (for a task's evidence)."""
     out = []
-    for rx in (_FROM_TO, _MOVED):
+    for rx in (_FROM_TO, _MOVED, _REPLACED):
         for m in rx.finditer(text):
             if terms(m.group("a")) and terms(m.group("b")) and not terms(m.group("a")) & terms(m.group("b")):
                 out.append((_END.sub("", m.group("a")).strip(), _END.sub("", m.group("b")).strip()))

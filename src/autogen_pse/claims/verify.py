@@ -214,7 +214,9 @@ class Verifier(Binding, Figures, Relations, Statements):
         findings += self._names(text, found, skip, advice)
         for m in found:
             entity = self.ev.entity(m.entity)
-            if entity is not None and not entity.in_sources and not _ABSENT.search(text):
+            lo = max((x.end() for x in re.finditer(r"[;|.]\s", text[: m.start])), default=0)
+            hi = min((m.end + x.start() for x in re.finditer(r"[;|]|\.\s", text[m.end :])), default=len(text))
+            if entity is not None and not entity.in_sources and not _ABSENT.search(text, lo, hi):
                 findings.append(
                     Finding(
                         kind="entity",

@@ -193,7 +193,10 @@ class CvModel:
         have_all = set().union(*(token_set(i) for i in items)) if items else set()
         for item in items:
             have = token_set(item) | _initialisms(item)
-            if len(want & have) >= 0.8 * len(want):
+            # most words shared, and none that another level or kind would name ("– Professional" for
+            # "– Associate"): a word the CV's items never use must be an ordinary one
+            foreign = {w for w in want - have if w in _LEVEL_WORDS}
+            if len(want & have) >= 0.8 * len(want) and not foreign:
                 return True
         # an abbreviation the CV gives in brackets ("CKAD") names the whole item
         return bool(want) and want <= have_all and len(want) <= 2
@@ -220,3 +223,10 @@ def _initialisms(item: str) -> set[str]:
     """Initials of each run of 2–4 consecutive words ("Solutions Architect" → "sa")."""
     words = [w for w in re.findall(r"[A-Za-z]+", item) if w[0].isupper()]
     return {"".join(w[0] for w in words[i : i + n]).lower() for n in (2, 3, 4) for i in range(len(words) - n + 1)}
+
+
+_LEVEL_WORDS = frozenset(
+    "associate professional expert specialty specialist practitioner foundational fundamentals advanced senior "
+    "junior master masters administrator developer architect engineer security networking data devops sysops "
+    "professional-level associate-level".split()
+)
