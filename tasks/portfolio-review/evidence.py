@@ -147,6 +147,10 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
             )
         )
         room = cap - _value(facts, f"{s}.weight_pct")
+        add(  # the same distance written as weight minus cap ("−1,238 bps vs cap")
+            FactValue(id=f"{s}.weight_vs_cap_pct", entity=s, metric="cap_distance", value=-room, unit="pct",
+                      display=f"{-room:.2f} points")
+        )
         add(
             FactValue(
                 id=f"{s}.cap_distance_pct",

@@ -48,10 +48,10 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    ("portfolio-review", {"contradicted": 0.95, "no_number_flagged": 0.90, "fails": 0.86,
-                          "faithful_failed": 0.12, "faithful_warned": 0.05}),
-    ("resume-tailor", {"contradicted": 0.93, "no_number_flagged": 0.80, "fails": 0.92,
-                       "faithful_failed": 0.09, "faithful_warned": 0.0}),
+    ("portfolio-review", {"contradicted": 0.94, "no_number_flagged": 0.85, "fails": 0.85,
+                          "faithful_failed": 0.17, "faithful_warned": 0.05}),
+    ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.80, "fails": 0.94,
+                       "faithful_failed": 0.10, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
     bench = _bench()

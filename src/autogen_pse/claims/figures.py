@@ -26,6 +26,7 @@ from .patterns import (
 from .periods import RATE_SECONDS, completed_years, rate_after
 from .quantities import Quantity, matches
 
+_SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
 _ANY_DIRECTION = re.compile(
     r"[-−–]\s*(?:c\.|~|about|approx\.?)?\s*\d|\b(?:down|lost|los[se]s?|losing|lower|fell|fall(?:en)?|declin\w*|"
@@ -71,8 +72,11 @@ class Figures:
             others = [None, *others]
         metrics = named if named else self._metrics_for(text, q, spans, qs)
         if entity is not None:  # words naming a metric this entity has no fact of ("sell the 600 shares")
-            metrics = [m for m in metrics if m.scope == "global" or self._pool(entity, m, _quantity_units(q), 0)]
-        direction = 0 if _bare(q) else self._direction_near(text, q, qs)
+            kinds = ("count", "units") if _bare(q) else _quantity_units(q)
+            metrics = [m for m in metrics if m.scope == "global" or self._pool(entity, m, kinds, 0)]
+        # a bare number has no direction; nor has a difference in points ("▲ 13.85pp" above the cap)
+        points = re.search(r"(?:pp|pts?|points?|bps)$", q.text, re.IGNORECASE)
+        direction = 0 if _bare(q) or points else self._direction_near(text, q, qs)
         if not metrics and not direction and None not in others:
             others = [*others, None]  # a threshold named beside a holding ("meet the 730-day test")
         bare = _bare(q) or (q.kind in ("fraction", "words") and unit == "pct")
@@ -135,8 +139,10 @@ class Figures:
             pools.append(self._sums(group, metrics, compatible))
         if listed:
             pools.append(self._sums(listed, metrics, compatible))
-        if together:  # "the three triggered holdings together …": the set a count phrase names
-            pools += [self._sums(set(c.entities), metrics, compatible) for c in self._named_sets(text[lo:q.start])]
+        if _SPREAD.search(text, lo, hi) and len({x.entity for x in mentions}) > 1:  # "~24.5pp spread", "<1pp apart"
+            pools.append(self._spreads({x.entity for x in mentions}, metrics or [m for _s, _e, m in spans], compatible))
+        # "the three triggered holdings together …", "Losers' MV ≈ $39.7k": the set a count phrase names
+        pools += [self._sums(set(c.entities), metrics, compatible) for c in self._named_sets(text[lo : q.start])]
         if together:  # "the two losers … together carry $11,918.40": a total the evidence states
             pools += [self._pool(None, m, compatible, direction) for m in metrics]
         pools.append(self._priced(text, q, entity, qs))
@@ -295,6 +301,16 @@ class Figures:
                         display=f"{sum(f.value for f in facts):,.2f}",
                     )
                 )
+        return out
+
+    def _spreads(self, entities: set[str], metrics: list[Metric], compatible: tuple[str, ...]) -> list[FactValue]:
+        """Differences between two entities' facts of a metric ("AAPL and AMZN <1pp apart on σ")."""
+        out = []
+        for name in sorted({m.same_as or m.name for m in metrics}):
+            facts = [f for e in sorted(entities) for f in self._facts(e) if f.metric == name and f.unit in compatible]
+            for a, b in itertools.combinations(facts, 2):
+                gap = abs(a.value - b.value)
+                out.append(FactValue(id=f"{a.id}−{b.id}", metric=name, unit=a.unit, value=gap, display=f"{gap:.2f}"))
         return out
 
     def _portfolio_level(self, text: str, q: Quantity) -> bool:

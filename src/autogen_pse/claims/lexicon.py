@@ -218,9 +218,13 @@ def phrase_regex(phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = F
     items = sorted({p.strip() for p in phrases if p.strip()}, key=len, reverse=True)
     if not items:
         return None
-    body = "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in items)
+    words = [p for p in items if re.search(r"\w", p)]
+    symbols = [p for p in items if not re.search(r"\w", p)]  # "▼", "↑": they may touch a figure ("▼72.7%")
+    body = "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in words)
     before = r"(?<![\w])" if after_hyphen else r"(?<![\w-])"
-    return re.compile(rf"{before}(?:{body})(?![\w])", re.IGNORECASE)
+    parts = [rf"{before}(?:{body})(?![\w])"] if words else []
+    parts += [re.escape(p) for p in symbols]
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 UP_RE = phrase_regex(UP_WORDS)

@@ -81,6 +81,7 @@ _TIME_PHRASES = {
     "three quarters of an hour": 45.0, "an hour and a half": 90.0, "a full day": 1440.0, "a whole day": 1440.0,
 }  # fmt: skip
 _TIME_PHRASE_RE = re.compile("|".join(sorted(map(re.escape, _TIME_PHRASES), key=len, reverse=True)), re.IGNORECASE)
+_GLYPHS = {"¼": 25.0, "½": 50.0, "¾": 75.0, "⅓": 100 / 3, "⅔": 200 / 3, "⅕": 20.0}
 _FOLDS = {**_NUMERATORS, "ten": 10, "twelve": 12, "twenty": 20}
 _FOLD_RE = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)fold\b", re.IGNORECASE)
 _DOZEN_RE = re.compile(r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
@@ -91,7 +92,7 @@ _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion|grand|[Mm]io)\b)?"
 _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
-    r"|\s?(?:x|×)(?![A-Za-z])|\s?-?fold\b|\s(?:times)\b"
+    r"|\s?(?:x|×)(?![A-Za-z])(?!\s*[$€£]?\d)|\s?-?fold\b|\s(?:times)\b"
     r"|[\s-]?(?:days?|d|months?|mths?|mos?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
 )
@@ -293,6 +294,12 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             minutes = _TIME_PHRASES[re.sub(r"\s+", " ", m.group(0).lower())]
             add(Quantity(minutes, "minutes", m.group(0), m.start(), m.end(), minutes * 0.1, hedge, kind="words"))
 
+    for m in re.finditer(r"[¼½¾⅓⅔⅕]", text):  # "lighten by ~¼"
+        if not _overlaps(taken, m.start(), m.end()):
+            hedge, _h = _hedge_before(text, m.start())
+            value = _GLYPHS[m.group(0)]
+            add(Quantity(value, "pct", m.group(0), m.start(), m.end(), value * FRACTION_REL, hedge, kind="fraction"))
+
     for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold"
         if not _overlaps(taken, m.start(), m.end()):
             value = float(_FOLDS[m.group(1).lower()])
@@ -396,7 +403,7 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
             a.unit == "count"
             and a.kind in ("digits", "words")
             and b.unit in ("pct", "money", "minutes", "hours")
-            and re.fullmatch(r"\s*(?:and|to|or|-|–|/)\s*", text[a.end : b.start])
+            and re.fullmatch(r"\s*(?:and|to|or|-|–|/|→|->)\s*", text[a.end : b.start])
         ):
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
     for i in range(len(out) - 2, -1, -1):  # "5 years 2 months", "three years and eight months": one duration

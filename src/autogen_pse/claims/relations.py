@@ -1,4 +1,4 @@
-"""Ranks, counts, actions, flags, directions and dates checked against the evidence."""
+"""Ranks, actions, flags, directions and dates checked against the evidence."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 from .catalogue import Mention
 from .dates import same_date
-from .evidence import Count, FactValue, Metric
+from .evidence import FactValue, Metric
 from .lexicon import NEAR_WORDS, NEGATIONS, ORDINALS
 from .model import Finding, Status
 from .patterns import (
@@ -17,21 +17,11 @@ from .patterns import (
     _PERF_UP,
     _POSSESSIVE,
     _STRONG,
-    _bare,
     _fold,
     checked,
 )
-from .quantities import Quantity, find_quantities
 
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
-
-
-def _count_value(word: str) -> int | None:
-    found = find_quantities(word)
-    return int(found[0].value) if found and found[0].unit == "count" else None
-
-
-_APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
 
 
 class Relations:
@@ -43,62 +33,70 @@ class Relations:
         out: list[Finding] = []
         if not self.rank_any.search(text):
             return out
-        for rx, metric, phrase, order in self.rank_re:
-            if rx is None:
+        found = [
+            (m, metric, phrase, order) for rx, metric, phrase, order in self.rank_re if rx for m in rx.finditer(text)
+        ]
+        longest = [  # "the best return per year" is that, not "the best return"
+            f
+            for f in found
+            if not any(
+                o[0].start() <= f[0].start() and f[0].end() <= o[0].end() and len(o[0].group(0)) > len(f[0].group(0))
+                for o in found
+            )
+        ]
+        for m, metric, phrase, order in longest:
+            before = text[max(0, m.start() - 16) : m.start()].lower()
+            figure_follows = re.match(
+                r"\s*(?:was|is|of|at|:|=|—|-)?\s*(?:nearly|about|around|roughly|almost|~)?\s*[-−]?\d",
+                text[m.end() :],
+            )
+            of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
+            if re.search(r"\bone of the\s*$|\bamong the\s*$", before) or (figure_follows and not of_holdings):
+                continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
+            owner = next(
+                (x for x in mentions if x.end <= m.start() and re.fullmatch(r"['’]s\s*", text[x.end : m.start()])),
+                None,
+            )
+            if owner is not None or (
+                _POSSESSIVE.search(before)
+                and not re.search(r"position|holding|name|stake|weight|wt", m.group(0), re.IGNORECASE)
+                and not re.search(r"(?:portfolio|book|fund)['’]s\s*$", before, re.IGNORECASE)
+            ):
+                continue  # "IBM's worst drawdown" is IBM's own figure, not a ranking
+            n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
+            entity = self._entity_for(text, m.start(), mentions, scope)
+            if entity is None:
                 continue
-            for m in rx.finditer(text):
-                before = text[max(0, m.start() - 16) : m.start()].lower()
-                figure_follows = re.match(
-                    r"\s*(?:was|is|of|at|:|=|—|-)?\s*(?:nearly|about|around|roughly|almost|~)?\s*[-−]?\d",
-                    text[m.end() :],
-                )
-                of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
-                if re.search(r"\bone of the\s*$|\bamong the\s*$", before) or (figure_follows and not of_holdings):
-                    continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
-                owner = next(
-                    (x for x in mentions if x.end <= m.start() and re.fullmatch(r"['’]s\s*", text[x.end : m.start()])),
-                    None,
-                )
-                if owner is not None or (
-                    _POSSESSIVE.search(before)
-                    and not re.search(r"position|holding|name|stake|weight|wt", m.group(0), re.IGNORECASE)
-                    and not re.search(r"(?:portfolio|book|fund)['’]s\s*$", before, re.IGNORECASE)
-                ):
-                    continue  # "IBM's worst drawdown" is IBM's own figure, not a ranking
-                n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
-                entity = self._entity_for(text, m.start(), mentions, scope)
-                if entity is None:
-                    continue
-                ranked = self._ranking(metric, order)
-                ids = [f.entity for f in ranked]
-                if entity not in ids:
-                    continue
-                pos = ids.index(entity) + 1
-                expected = ranked[n - 1] if n <= len(ranked) else None
-                lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
-                group = {x.entity for x in mentions if lo <= x.start < m.end() + 20}
-                plural = re.match(r"[\w-]*s\b", text[m.end() - 1 : m.end() + 1]) is not None or len(group) > 1
-                if pos == n or (plural and pos <= max(n, len(group))):
-                    out.append(
-                        Finding(
-                            kind="rank",
-                            text=m.group(0),
-                            status=Status.SUPPORTED,
-                            evidence=[f.id for f in ranked[: max(n, 2)]],
-                            note=f"{entity} is #{n} by {metric.name}",
-                        )
+            ranked = self._ranking(metric, order)
+            ids = [f.entity for f in ranked]
+            if entity not in ids:
+                continue
+            pos = ids.index(entity) + 1
+            expected = ranked[n - 1] if n <= len(ranked) else None
+            lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
+            group = {x.entity for x in mentions if lo <= x.start < m.end() + 20}
+            plural = re.match(r"[\w-]*s\b", text[m.end() - 1 : m.end() + 1]) is not None or len(group) > 1
+            if pos == n or (plural and pos <= max(n, len(group))):
+                out.append(
+                    Finding(
+                        kind="rank",
+                        text=m.group(0),
+                        status=Status.SUPPORTED,
+                        evidence=[f.id for f in ranked[: max(n, 2)]],
+                        note=f"{entity} is #{n} by {metric.name}",
                     )
-                else:
-                    top = f"{expected.entity} ({expected.shown()})" if expected else "no entity"
-                    out.append(
-                        Finding(
-                            kind="rank",
-                            text=m.group(0),
-                            status=Status.CONTRADICTED,
-                            evidence=[f.id for f in ranked],
-                            note=f"{phrase!r} is {top}; {entity} is #{pos} by {metric.name}",
-                        )
+                )
+            else:
+                top = f"{expected.entity} ({expected.shown()})" if expected else "no entity"
+                out.append(
+                    Finding(
+                        kind="rank",
+                        text=m.group(0),
+                        status=Status.CONTRADICTED,
+                        evidence=[f.id for f in ranked],
+                        note=f"{phrase!r} is {top}; {entity} is #{pos} by {metric.name}",
                     )
+                )
         return out
 
     def _ranking(self, metric: Metric, order: str) -> list[FactValue]:
@@ -107,126 +105,6 @@ class Relations:
             kinds = {e.id for e in self.ev.entities if e.kind == metric.entity_kind}
             facts = [f for f in facts if f.entity in kinds]
         return sorted(facts, key=lambda f: (-f.value if order == "max" else f.value, f.entity or ""))
-
-    def _counts(self, text: str, qs: list[Quantity], used: set[int]) -> list[Finding]:
-        """ "three of the five holdings are losing": counts checked against the entities' facts."""
-        if self.count_nouns is None:
-            return []
-        out = []
-        everything = next((c for c in self.ev.counts if not c.words), None)
-        for i, q in enumerate(qs):
-            if i in used or q.unit != "count" or q.value != int(q.value) or q.value > 50:
-                continue
-            before = text[max(0, q.start - 12) : q.start].lower()
-            if everything is not None and re.search(r"\bout of\s*$", before):
-                used.add(i)
-                out.append(self._count_finding(q.text, int(q.value), everything))
-                continue
-            tail = text[q.end : q.end + 60]
-            noun, rest = None, ""
-            lead = re.match(r"\s+(?:of\s+(?:the|our|my|its|these|those)?\s*(?:\w+\s+)?)?", tail)
-            after_of = tail[lead.end() :] if lead else tail.lstrip()
-            for k in range(3):
-                words = re.match(rf"(?:[\w-]+\s+){{{k}}}", after_of)
-                if words is None:
-                    break
-                rest = text[q.end + (len(tail) - len(after_of)) + words.end() :]
-                noun = self.count_nouns.match(rest)
-                if noun is not None:
-                    break
-            implied = re.match(r"\s+of\s+(?:the|our|your|my|its|these|those|all)\s+(\w+)\b", tail)
-            if noun is None and implied and everything is not None and (
-                _count_value(implied.group(1)) == len(everything.entities)
-            ):  # "two of the five have hit the stop": the total names the holdings
-                rest = text[q.end + implied.end() :]
-                noun = re.match(r"", rest)
-            between = text[q.end : len(text) - len(rest)]
-            if re.search(
-                r"\b(?:other|remaining|further|additional|last|first|latter|former|these|those|both)\s*$"
-                r"|[A-Z][\w.]*,\s+the\s*$",  # "these two positions", "Amazon or IBM, the two …": named before
-                text[max(0, q.start - 12) : q.start],
-                re.IGNORECASE,
-            ):
-                continue  # "the other two winners": relative to holdings named before
-            if (
-                re.search(r"\b(?:or|to|-|–)\s*$", text[max(0, q.start - 5) : q.start])
-                or re.match(r"\s*(?:or|to|-|–)\s+\w", text[q.end :])
-                or re.search(
-                    r"\b(?:like|than|as if|equivalent to|as many as)\s+(?:\w+\s+)?$"
-                    r"|\b(?:any|each|every|per|a single)\s+$",
-                    text[max(0, q.start - 20) : q.start],
-                )
-            ):
-                continue  # "three or four stocks", "behaves like four stocks": not a count of holdings
-            if (
-                noun is None
-                or re.search(r"\b(?:most|least|\w+est|further|more|other|additional|remaining|else)\b", between)
-                or text[len(text) - len(rest) + noun.end() :].startswith(("'s", "’s"))
-            ):
-                continue
-            used.add(i)
-            noun_end = len(text) - len(rest) + noun.end()
-            total = next((k for k, q2 in enumerate(qs) if k != i and q2.start >= q.end and q2.end <= noun_end), None)
-            if total is not None and everything is not None:  # "three of the five holdings"
-                used.add(total)
-                out.append(self._count_finding(qs[total].text, int(qs[total].value), everything))
-            lo = max(
-                [m.end() for m in _CLAUSE.finditer(text, 0, q.start)]
-                + [o.end for o in qs if o.end <= q.start and _bare(o)],
-                default=0,
-            )
-            hi = min(
-                [m.start() for m in _CLAUSE.finditer(text, noun_end)]
-                + [o.start for o in qs if o.start >= noun_end and _bare(o)],
-                default=len(text),
-            )
-            rule, best = None, 10**9
-            hi = min(hi, noun_end + (30 if q.value != 1 else 25))  # the predicate stays near its count
-            paren = re.search(r"\(\s*$", text[max(0, q.start - 3) : q.start])
-            if paren:  # "… MSFT stop-loss + long-held loss (3 holdings)": only what the parenthesis says
-                lo, hi = q.start, min(hi, text.find(")", q.end) if ")" in text[q.end :] else hi)
-            lo = max(lo, q.start - 25)
-            for count, rx in self.count_re:
-                if rx is None:
-                    continue
-                for m in rx.finditer(text, lo, hi):
-                    d = abs(m.start() - noun_end) if m.start() >= noun_end else abs(q.start - m.end())
-                    if q.start <= m.start() < noun_end:
-                        d = 0
-                    if d < best:
-                        rule, best = count, d
-            apposed = [m.entity for m in self.catalogue.find(_APPOSITION.match(text, noun_end).group(0))] if (
-                _APPOSITION.match(text, noun_end)
-            ) else []
-            if len(set(apposed)) == q.value:  # "the two holdings, Microsoft and Google, …": the list is the count
-                continue
-            by_noun = next((c for c, rx in self.count_re if rx is not None and rx.fullmatch(noun.group(0))), None)
-            if by_noun is not None:
-                rule = by_noun  # "the two losers": the noun says what is counted
-            elif everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
-                rule = everything  # "of the five holdings, three …": the total
-            if rule is None:
-                if everything is None or q.value == 1 or not re.search(r"\b(?:the|all|our|these|its)\s*$", before):
-                    continue
-                rule = everything
-            out.append(self._count_finding(f"{q.text} {noun.group(0)}", int(q.value), rule, q.hedge))
-        return out
-
-    def _named_sets(self, text: str) -> list[Count]:
-        """The sets of entities a count phrase in ``text`` names ("the three triggered holdings")."""
-        return [c for c, rx in self.count_re if rx is not None and len(c.entities) > 1 and rx.search(text)]
-
-    @staticmethod
-    def _count_finding(text: str, value: int, rule: Count, hedge: str = "") -> Finding:
-        actual = len(rule.entities)
-        ok = actual >= value if hedge == "over" else actual == value
-        return checked(
-            "count",
-            text,
-            ok,
-            [rule.id],
-            f"{rule.id} = {actual} ({', '.join(rule.entities) or 'none'})",
-        )
 
     def _actions(
         self, text: str, mentions: list[Mention], scope: list[str], row: dict[str, str] | None
@@ -283,11 +161,15 @@ class Relations:
             )
             if owner is not None:
                 entity: str | None = owner.entity
-            elif noun_use and target is None and not re.search(
-                r"\b(?:worth|consider|suggest|recommend|propose|time for|room for|case for)\b"
-                r"[\w\s]{0,12}$",
-                text[max(0, m.start() - 28) : m.start()],
-                re.IGNORECASE,
+            elif (
+                noun_use
+                and target is None
+                and not re.search(
+                    r"\b(?:worth|consider|suggest|recommend|propose|time for|room for|case for)\b"
+                    r"[\w\s]{0,12}$",
+                    text[max(0, m.start() - 28) : m.start()],
+                    re.IGNORECASE,
+                )
             ):
                 continue  # "the trim", "a sale": which position it is comes from its owner only
             elif target is not None:

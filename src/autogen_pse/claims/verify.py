@@ -19,6 +19,7 @@ import re
 
 from .binding import Binding
 from .catalogue import Catalogue
+from .counts import Counts
 from .dates import find_dates, name_spans
 from .evidence import Evidence, FactValue, Metric
 from .figures import Figures
@@ -52,13 +53,13 @@ from .transitions import reversed_change, terms
 
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
 _ABSENT = re.compile(
-    r"\b(?:not\s+(?:on|in|listed|mentioned)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|exposure)|lacks?|"
-    r"gaps?|missing|absent)\b",
+    r"\b(?:not\s+(?:on|in|listed|mentioned)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
+    r"exposure)|lacks?|gaps?|missing|absent|whether)\b",
     re.IGNORECASE,
 )
 
 
-class Verifier(Binding, Figures, Relations, Statements):
+class Verifier(Binding, Counts, Figures, Relations, Statements):
     """Compiled once per :class:`Evidence`; :meth:`verify` checks one unit."""
 
     def __init__(self, evidence: Evidence) -> None:
@@ -214,9 +215,10 @@ class Verifier(Binding, Figures, Relations, Statements):
         findings += self._names(text, found, skip, advice)
         for m in found:
             entity = self.ev.entity(m.entity)
-            lo = max((x.end() for x in re.finditer(r"[;|.]\s", text[: m.start])), default=0)
-            hi = min((m.end + x.start() for x in re.finditer(r"[;|]|\.\s", text[m.end :])), default=len(text))
-            if entity is not None and not entity.in_sources and not _ABSENT.search(text, lo, hi):
+            lo = max((x.end() for x in re.finditer(r"[;.]\s", text[: m.start])), default=0)
+            hi = min((m.end + x.start() for x in re.finditer(r";|\.\s", text[m.end :])), default=len(text))
+            link = re.match(rf"\s*[:|]?\s*(?:https?://)?(?:www\.)?{re.escape(m.text.lower())}\.", text[m.end :].lower())
+            if entity is not None and not entity.in_sources and not _ABSENT.search(text, lo, hi) and not link:
                 findings.append(
                     Finding(
                         kind="entity",

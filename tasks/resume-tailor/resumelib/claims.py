@@ -44,6 +44,7 @@ from .text import (
     find_dates,
     has_month,
     norm_org,
+    norm_text,
     norm_title,
     not_before,
     show_date,
@@ -123,7 +124,28 @@ def _role_text(lines: list[str], block: Block) -> str:
             continue
         h = heading_of(lines[i])
         parts.append(clean_inline(h[1] if h else strip_bullet(lines[i])))
+    for i in block.body[:4]:  # "Employer: Harbourside Logistics GmbH" / "Position: Backend Engineer"
+        labelled = _ROLE_LABEL.match(clean_inline(lines[i]))
+        if labelled:
+            parts.append(labelled.group(1))
     return remove_dates(" | ".join(p for p in parts if p))
+
+
+_ROLE_LABEL = re.compile(r"^\s*(?:employer|company|organi[sz]ation|position|title|role|job title)\s*:\s*(.+)$", re.I)
+
+
+def _known_role(model: CvModel, text: str) -> tuple[str, str] | None:
+    """A CV role whose employer and (longest) title both appear in ``text``, whatever the layout."""
+    padded = f" {norm_text(clean_inline(text))} "
+    found = [e for es in model.by_employer.values() for e in es if f" {norm_text(e['title'])} " in padded]
+    if not found:
+        return None
+    longest = max(len(norm_text(e["title"])) for e in found)
+    for e in found:
+        names = {norm_text(e["employer"]), norm_org(e["employer"])}
+        if len(norm_text(e["title"])) == longest and any(n and f" {n} " in padded for n in names):
+            return e["title"], e["employer"]
+    return None
 
 
 def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
@@ -131,6 +153,9 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
     text = _role_text(lines, block)
     role = parse_role(text, known_titles=model.titles, known_orgs=set(model.by_employer))
     title, employer = clean_inline(role["title"]), clean_inline(role["employer"])
+    known = _known_role(model, text)
+    if known and not (model.employer_entries(employer) and model.title_known(title, model.employer_entries(employer))):
+        title, employer = known  # "brightline payments ltd / senior backend engineer / 03/2020 – today"
     if employer and model.is_location(employer) and not model.employer_entries(employer):
         employer = ""
     entry = OutEntry("experience", block, text, ok=False, title=title, employer=employer)
@@ -448,7 +473,9 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
 
 def analyse(artifact: str, model: CvModel) -> Analysis:
     """Every claim of ``artifact`` with its grounding, and the artifact's sections and entries."""
-    lines = artifact.splitlines()
+    # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
+    # entry heads and bullets; "MSc … @ University of Leeds" as "at"
+    lines = [re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", line)) for line in artifact.splitlines()]
     sections = split_sections(lines)
     claims: list[Claim] = []
     entries: list[OutEntry] = []

@@ -56,7 +56,7 @@ ITEM_SECTIONS = ("certifications", "projects", "publications", "awards", "langua
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_ONLY = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
-BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
+BULLET = re.compile(r"^\s*(?:[-*+•–]|\d{1,2}[.)])\s+")
 
 
 def classify_section(title: str) -> str | None:

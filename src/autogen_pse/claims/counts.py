@@ -1,0 +1,147 @@
+"""Counts ("three of the five holdings are losing") checked against the entities' facts."""
+
+from __future__ import annotations
+
+import re
+
+from .evidence import Count
+from .model import Finding
+from .patterns import _CLAUSE, _bare, checked
+from .quantities import Quantity, find_quantities
+
+
+def _count_value(word: str) -> int | None:
+    found = find_quantities(word)
+    return int(found[0].value) if found and found[0].unit == "count" else None
+
+
+_APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
+
+
+class Counts:
+    """How many entities a count phrase speaks of, against the evidence's sets (a part of the Verifier)."""
+
+    def _counts(self, text: str, qs: list[Quantity], used: set[int]) -> list[Finding]:
+        """ "three of the five holdings are losing": counts checked against the entities' facts."""
+        if self.count_nouns is None:
+            return []
+        out = []
+        everything = next((c for c in self.ev.counts if not c.words), None)
+        for i, q in enumerate(qs):
+            if i in used or q.unit != "count" or q.value != int(q.value) or q.value > 50:
+                continue
+            before = text[max(0, q.start - 12) : q.start].lower()
+            if everything is not None and re.search(r"\bout of\s*$", before):
+                used.add(i)
+                out.append(self._count_finding(q.text, int(q.value), everything))
+                continue
+            tail = text[q.end : q.end + 60]
+            noun, rest = None, ""
+            lead = re.match(r"\s+(?:of\s+(?:the|our|my|its|these|those)?\s*(?:\w+\s+)?)?", tail)
+            after_of = tail[lead.end() :] if lead else tail.lstrip()
+            for k in range(3):
+                words = re.match(rf"(?:[\w-]+\s+){{{k}}}", after_of)
+                if words is None:
+                    break
+                rest = text[q.end + (len(tail) - len(after_of)) + words.end() :]
+                noun = self.count_nouns.match(rest)
+                if noun is not None:
+                    break
+            implied = re.match(r"\s+of\s+(?:the|our|your|my|its|these|those|all)\s+(\w+)\b", tail)
+            if (
+                noun is None
+                and implied
+                and everything is not None
+                and (_count_value(implied.group(1)) == len(everything.entities))
+            ):  # "two of the five have hit the stop": the total names the holdings
+                rest = text[q.end + implied.end() :]
+                noun = re.match(r"", rest)
+            between = text[q.end : len(text) - len(rest)]
+            if re.search(
+                r"\b(?:other|remaining|further|additional|last|first|latter|former|these|those|both)\s*$"
+                r"|[A-Z][\w.]*,\s+the\s*$",  # "these two positions", "Amazon or IBM, the two …": named before
+                text[max(0, q.start - 12) : q.start],
+                re.IGNORECASE,
+            ):
+                continue  # "the other two winners": relative to holdings named before
+            if (
+                re.search(r"\b(?:or|to|-|–)\s*$", text[max(0, q.start - 5) : q.start])
+                or re.match(r"\s*(?:or|to|-|–)\s+\w", text[q.end :])
+                or re.search(
+                    r"\b(?:like|than|as if|equivalent to|as many as)\s+(?:\w+\s+)?$"
+                    r"|\b(?:any|each|every|per|a single)\s+$",
+                    text[max(0, q.start - 20) : q.start],
+                )
+            ):
+                continue  # "three or four stocks", "behaves like four stocks": not a count of holdings
+            if (
+                noun is None
+                or re.search(r"\b(?:most|least|\w+est|further|more|other|additional|remaining|else)\b", between)
+                or text[len(text) - len(rest) + noun.end() :].startswith(("'s", "’s"))
+            ):
+                continue
+            used.add(i)
+            noun_end = len(text) - len(rest) + noun.end()
+            total = next((k for k, q2 in enumerate(qs) if k != i and q2.start >= q.end and q2.end <= noun_end), None)
+            if total is not None and everything is not None:  # "three of the five holdings"
+                used.add(total)
+                out.append(self._count_finding(qs[total].text, int(qs[total].value), everything))
+            lo = max(
+                [m.end() for m in _CLAUSE.finditer(text, 0, q.start)]
+                + [o.end for o in qs if o.end <= q.start and _bare(o)],
+                default=0,
+            )
+            hi = min(
+                [m.start() for m in _CLAUSE.finditer(text, noun_end)]
+                + [o.start for o in qs if o.start >= noun_end and _bare(o)],
+                default=len(text),
+            )
+            rule, best = None, 10**9
+            hi = min(hi, noun_end + (30 if q.value != 1 else 25))  # the predicate stays near its count
+            paren = re.search(r"\(\s*$", text[max(0, q.start - 3) : q.start])
+            if paren:  # "… MSFT stop-loss + long-held loss (3 holdings)": only what the parenthesis says
+                lo, hi = q.start, min(hi, text.find(")", q.end) if ")" in text[q.end :] else hi)
+            lo = max(lo, q.start - 25)
+            for count, rx in self.count_re:
+                if rx is None:
+                    continue
+                for m in rx.finditer(text, lo, hi):
+                    d = abs(m.start() - noun_end) if m.start() >= noun_end else abs(q.start - m.end())
+                    if q.start <= m.start() < noun_end:
+                        d = 0
+                    if d < best:
+                        rule, best = count, d
+            apposed = (
+                [m.entity for m in self.catalogue.find(_APPOSITION.match(text, noun_end).group(0))]
+                if (_APPOSITION.match(text, noun_end))
+                else []
+            )
+            if len(set(apposed)) == q.value:  # "the two holdings, Microsoft and Google, …": the list is the count
+                continue
+            by_noun = next((c for c, rx in self.count_re if rx is not None and rx.fullmatch(noun.group(0))), None)
+            if by_noun is not None:
+                rule = by_noun  # "the two losers": the noun says what is counted
+            elif everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
+                rule = everything  # "of the five holdings, three …": the total
+            if rule is None:
+                if everything is None or q.value == 1 or not re.search(r"\b(?:the|all|our|these|its)\s*$", before):
+                    continue
+                rule = everything
+            out.append(self._count_finding(f"{q.text} {noun.group(0)}", int(q.value), rule, q.hedge))
+        return out
+
+    def _named_sets(self, text: str) -> list[Count]:
+        """The sets of entities a count phrase in ``text`` names ("the three triggered holdings")."""
+        return [c for c, rx in self.count_re if rx is not None and len(c.entities) > 1 and rx.search(text)]
+
+    @staticmethod
+    def _count_finding(text: str, value: int, rule: Count, hedge: str = "") -> Finding:
+        actual = len(rule.entities)
+        ok = actual >= value if hedge == "over" else actual == value
+        return checked(
+            "count",
+            text,
+            ok,
+            [rule.id],
+            f"{rule.id} = {actual} ({', '.join(rule.entities) or 'none'})",
+        )
