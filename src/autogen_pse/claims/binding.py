@@ -274,8 +274,11 @@ class Binding:
                         continue
                     d = len(gap)
                 elif m.start() >= q.end:
-                    if not re.fullmatch(r"\s*(?:\w+\s+)?", text[q.end : m.start()]):
-                        continue
+                    between = text[q.end : m.start()]
+                    if not re.fullmatch(r"\s*(?:\w+\s+)?", between) or re.search(
+                        r"\b(?:against|versus|vs|than|compared|while|whereas|but)\b", between
+                    ):
+                        continue  # "losses of $11.9k against gains of $63.2k": the word is the next figure's
                     d = m.start() - q.end
                 else:
                     continue

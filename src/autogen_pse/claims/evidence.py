@@ -38,6 +38,7 @@ class Metric(BaseModel):
     rank: dict[str, Order] = Field(default_factory=dict)  # superlative phrase → ranking order
     entity_kind: str = ""  # which entities are ranked (default: every entity with this metric)
     same_as: str = ""  # these words name another metric's facts, loosely ("makes up" → weight)
+    then: str = ""  # the metric "from this to …" moves on to ("from $38.45 to $223.02": cost → close)
     alternates: list[str] = Field(default_factory=list)  # metrics the same words may also mean
     # ("bought for $693": the cost per share or the cost of the position; "is now $22.4k": price or value)
     sentence: bool = False  # True: its words make its facts candidates for every figure of the sentence

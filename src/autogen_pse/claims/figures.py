@@ -91,6 +91,8 @@ class Figures:
         )
         if chained and prev is not None:
             metrics = prev[1]
+            if _pair_role(text, q) == "to":  # "went from 38.45 to 223.02": from the price paid to the close
+                metrics = metrics + [t for m in metrics if m.then for t in [self.ev.metric(m.then)] if t is not None]
             pools = [
                 self._pool(e, m, compatible, direction, anywhere=entity is None)
                 for e in [entity, *others]

@@ -300,8 +300,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             value = _GLYPHS[m.group(0)]
             add(Quantity(value, "pct", m.group(0), m.start(), m.end(), value * FRACTION_REL, hedge, kind="fraction"))
 
-    for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold"
-        if not _overlaps(taken, m.start(), m.end()):
+    for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold" ("my concerns are twofold" is no figure)
+        if not _overlaps(taken, m.start(), m.end()) and not re.match(r"\s*[.:;]", text[m.end() :]):
             value = float(_FOLDS[m.group(1).lower()])
             hedge, _h = _hedge_before(text, m.start())
             tol = value * MULTIPLE_REL
