@@ -32,10 +32,16 @@ class ModelProvider(abc.ABC):
         name: model id used for pricing and traces, e.g. ``"local:SmolLM2-135M-Instruct"``,
             ``"openai:gpt-4o-mini"``, ``"scripted:demo_pass.json"``.
         supports_tools: whether agents may be given tools (the model can emit tool calls).
+        output_strategy / compact_prompts: see the class attributes.
     """
 
     name: str
     supports_tools: bool
+    #: how an artifact object of a schema is asked for (see :mod:`autogen_pse.artifacts.constrained`):
+    #: ``grammar`` | ``json_schema`` | ``json_object`` | ``validate``.
+    output_strategy: str = "validate"
+    #: whether the model needs compact prompts (a small local model with a prompt-token budget).
+    compact_prompts: bool = False
 
     def __init__(self) -> None:
         self._clients: dict[str, ChatCompletionClient] = {}

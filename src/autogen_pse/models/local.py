@@ -145,8 +145,10 @@ class LocalChatClient(TextClientBase):
         verdict_grammar_on: constrain replies to the verdict protocol (evaluator).
     """
 
-    def __init__(self, llama: Any, lock: threading.Lock, *, max_tokens: int, verdict_grammar_on: bool = False):
+    def __init__(self, llama: Any, lock: threading.Lock, *, max_tokens: int, verdict_grammar_on: bool = False,
+                 prompt_budget: int | None = None):
         super().__init__(LOCAL_MODEL_INFO, context_tokens=llama.n_ctx())
+        self._prompt_budget = prompt_budget
         self._llama = llama
         self._lock = lock
         self._abort = threading.Event()
@@ -178,6 +180,16 @@ class LocalChatClient(TextClientBase):
         budget = self._llama.n_ctx() - max_tokens
         needed = self.prompt_tokens(dicts)
         dropped = 0
+        if self._prompt_budget is not None:  # the per-call budget: drop old turns, never the system/last
+            while needed > self._prompt_budget and len(dicts) > 2:
+                idx = next((i for i, d in enumerate(dicts[:-1]) if d["role"] != "system"), None)
+                if idx is None:
+                    break
+                needed -= self._tokens(dicts.pop(idx)["content"]) + _PER_MESSAGE_OVERHEAD
+                dropped += 1
+            if needed > self._prompt_budget:
+                logger.warning("local model: the prompt needs %d tokens, over the %d-token budget", needed,
+                               self._prompt_budget)
         while needed > budget:
             idx = next((i for i, d in enumerate(dicts[:-1]) if d["role"] != "system"), None)
             if idx is None:
@@ -193,12 +205,16 @@ class LocalChatClient(TextClientBase):
 
     def _params(self, json_output: Any, extra: Mapping[str, Any]) -> dict[str, Any]:
         asked = extra.get("max_tokens")
-        max_tokens = min(self._max_tokens, int(asked)) if asked else self._max_tokens
+        schema_output = isinstance(json_output, type) and hasattr(json_output, "model_json_schema")
+        if asked and schema_output:  # a schema's own cap: sized so the longest valid object fits
+            max_tokens = int(asked)
+        else:
+            max_tokens = min(self._max_tokens, int(asked)) if asked else self._max_tokens
         params: dict[str, Any] = {"max_tokens": max_tokens, "stop": list(STOP_STRINGS)}
         params.update({k: v for k, v in extra.items() if k in _PASSTHROUGH})
         if json_output is True:
             params["response_format"] = {"type": "json_object"}
-        elif isinstance(json_output, type) and hasattr(json_output, "model_json_schema"):
+        elif schema_output:
             params["response_format"] = {"type": "json_object", "schema": json_output.model_json_schema()}
         return params
 
@@ -351,9 +367,12 @@ class LocalProvider(ModelProvider):
     missing or broken file fails before the run starts."""
 
     supports_tools = False
+    output_strategy = "grammar"
+    compact_prompts = True
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
+        self._prompt_budget = settings.local_prompt_budget
         self.path = resolve_model_path(settings)
         self.name = model_name_for(self.path)
         self._max_tokens = settings.local_max_tokens
@@ -366,5 +385,6 @@ class LocalProvider(ModelProvider):
 
     def _make_client(self, role: str) -> LocalChatClient:
         return LocalChatClient(
-            self._llama, self._lock, max_tokens=self._max_tokens, verdict_grammar_on=role == "evaluator"
+            self._llama, self._lock, max_tokens=self._max_tokens, verdict_grammar_on=role == "evaluator",
+            prompt_budget=self._prompt_budget,
         )
