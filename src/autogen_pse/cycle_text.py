@@ -26,8 +26,12 @@ def _summary(verdict: Verdict) -> str:
     return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "…"
 
 
-def fix_task_text(original: str, artifact: str, verdict: Verdict) -> str:
-    """Task of a fix cycle (after PARTIAL)."""
+def fix_task_text(original: str, artifact: str, verdict: Verdict, *, show_artifact: bool = True) -> str:
+    """Task of a fix cycle (after PARTIAL). ``show_artifact=False`` (compact runs, where the whole
+    object is written again) leaves the current artifact out to keep the prompt in its budget."""
+    if not show_artifact:
+        return (f"{original.rstrip()}\n\n## Fix cycle\nThe previous review was judged PARTIAL "
+                f"({verdict.reason.value}). Write it again and fix these issues:\n\n{_numbered(verdict.issues)}\n")
     return (
         f"{original.rstrip()}\n\n"
         "## Fix cycle\n"

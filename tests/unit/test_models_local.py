@@ -262,3 +262,23 @@ async def test_json_output_and_context_overflow(provider) -> None:  # type: igno
     assert dicts[0]["role"] == "system" and dicts[-1]["content"] == "Say OK."
     assert len(dicts) < len(long_history)
     assert tiny.prompt_tokens(dicts) + 256 <= provider._llama.n_ctx()
+
+
+@pytest.mark.local_model
+@needs_model
+async def test_schema_grammar_output_always_parses(provider, settings) -> None:  # type: ignore[no-untyped-def]
+    """The grammar compiled from portfolio-review's JSON schema: every reply is a valid object on the
+    first attempt (no re-ask needed), within the schema's completion cap."""
+    from autogen_pse.artifacts import parse_object
+    from autogen_pse.artifacts.constrained import StructuredClient
+    from tests.structured_support import portfolio
+
+    _task, prep, schema = portfolio(settings)
+    client = StructuredClient(provider.client_for("specialist"), schema, provider.output_strategy)
+    messages = [SystemMessage(content=prep.prepared.data["holder"] + "'s portfolio review. " + schema.brief),
+                UserMessage(content="Fill in the review object.", source="user")]
+    for seed in (1, 2):
+        result = await client.create(messages, extra_create_args={"seed": seed, "temperature": 0.8})
+        assert parse_object(schema, str(result.content))
+        assert result.usage.completion_tokens <= schema.max_tokens
+    assert client.attempts == [None, None]
