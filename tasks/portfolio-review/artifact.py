@@ -76,7 +76,7 @@ def build_model(facts: dict[str, Any], data: dict[str, Any]) -> type[BaseModel]:
     for i, s in enumerate(symbols):
         variants = [_row_model(s, a, n, facts) for a in data["allowed_actions"][s]]
         row: Any = variants[0] if len(variants) == 1 else Union[tuple(variants)]  # noqa: UP007
-        finding_fields[f"h{i}"] = (_text(10, 120), Field(..., alias=s))
+        finding_fields[f"h{i}"] = (_text(10, 100), Field(..., alias=s))
         action_fields[f"h{i}"] = (row, Field(..., alias=s))
     strict = ConfigDict(extra="forbid", populate_by_name=False)
     findings = create_model("Findings", __config__=strict, **finding_fields)  # type: ignore[call-overload]
@@ -84,10 +84,10 @@ def build_model(facts: dict[str, Any], data: dict[str, Any]) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return]
         "PortfolioReview",
         __base__=_Strict,
-        summary=(_text(20, 200), ...),
+        summary=(_text(20, 160), ...),
         findings=(findings, ...),
         actions=(actions, ...),
-        next_steps=(Annotated[list[_text(5, 100)], Field(min_length=1, max_length=3)], ...),
+        next_steps=(Annotated[list[_text(5, 80)], Field(min_length=1, max_length=3)], ...),
     )
 
 
@@ -172,8 +172,8 @@ def artifact_schema(ctx: SchemaContext) -> ArtifactSchema:
         model=model,
         render=lambda obj: render(obj, ctx.data),
         brief=brief(ctx.facts, ctx.data),
-        # summary 200 + per holding finding 120 + reason 80 + keys and enums ~90, next steps 3 × 100,
+        # summary 160 + per holding finding 100 + reason 80 + keys and enums ~90, next steps 3 × 80,
         # scaffolding 60 characters; at least 2.5 characters per token under the grammar, rounded up.
-        max_tokens=int((200 + n * (120 + 80 + 90) + 3 * 110 + 60) / 2.5) + 32,
+        max_tokens=int((160 + n * (100 + 80 + 90) + 3 * 90 + 60) / 2.5) + 32,
         instructions=INSTRUCTIONS,
     )

@@ -100,3 +100,14 @@ def test_json_schema_compiles_to_a_llama_grammar(settings: Settings) -> None:
     _task, _prep, schema = portfolio(settings)
     grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema.json_schema()), verbose=False)
     assert grammar is not None
+
+
+def test_compact_fix_cycle_carries_few_short_issues_and_no_artifact() -> None:
+    from autogen_pse.cycle_text import fix_task_text
+    from autogen_pse.verdict import Outcome, Reason, Verdict
+
+    verdict = Verdict(outcome=Outcome.PARTIAL, reason=Reason.DATA_MISMATCH, issues=["x" * 500] * 30)
+    text = fix_task_text("Do your part.", "## Summary\nold review", verdict, show_artifact=False)
+    assert "old review" not in text and "(and 25 more)" in text
+    assert max(len(line) for line in text.splitlines()) < 170
+    assert "old review" in fix_task_text("Do your part.", "## Summary\nold review", verdict)

@@ -282,3 +282,30 @@ async def test_schema_grammar_output_always_parses(provider, settings) -> None: 
         assert parse_object(schema, str(result.content))
         assert result.usage.completion_tokens <= schema.max_tokens
     assert client.attempts == [None, None]
+
+
+class _WordLlama:
+    """Stands in for the model's tokenizer (one token per word); no generation."""
+
+    def n_ctx(self) -> int:
+        return 8192
+
+    def tokenize(self, text: bytes, add_bos: bool = False, special: bool = False) -> list[int]:
+        return [0] * len(text.split())
+
+
+def test_prompt_budget_drops_old_turns_but_never_the_task_or_the_last_message(caplog) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    from autogen_pse.models.local import LocalChatClient
+
+    client = LocalChatClient(_WordLlama(), threading.Lock(), max_tokens=100, prompt_budget=80)
+    task = UserMessage(content="task " * 20, source="user")
+    old = UserMessage(content="plan " * 60, source="planner")
+    last = UserMessage(content="now reply", source="user")
+    dicts = client.prepare([SystemMessage(content="system"), task, old, last], 100)
+    assert [d["content"].split()[0] for d in dicts] == ["system", "task", "now"]
+    # nothing left to drop: the task stays, over the budget, with a warning
+    big = UserMessage(content="task " * 200, source="user")
+    assert len(client.prepare([SystemMessage(content="system"), big, last], 100)) == 3
+    assert "over the 80-token budget" in caplog.text

@@ -85,9 +85,10 @@ __all__ = [
 ]
 
 
-#: seconds per model call of a structured, compact portfolio-review run on the local 135M model,
-#: measured on an idle 2-core machine (bench/bench_local_review.py); scaled by the load below.
-LOCAL_CALL_SECONDS = (10, 45)
+#: seconds per model call (typical, slow) of a structured, compact portfolio-review run on the local
+#: 135M model on an otherwise idle 2-core machine: bench/bench_local_review.py measured a median of
+#: 22 s and a maximum of 99 s per call under a load average of about 5 (load factor ~3 below).
+LOCAL_CALL_SECONDS = (8, 35)
 
 
 def call_seconds_hint(spec: str) -> tuple[int, int] | None:

@@ -180,9 +180,11 @@ class LocalChatClient(TextClientBase):
         budget = self._llama.n_ctx() - max_tokens
         needed = self.prompt_tokens(dicts)
         dropped = 0
-        if self._prompt_budget is not None:  # the per-call budget: drop old turns, never the system/last
-            while needed > self._prompt_budget and len(dicts) > 2:
-                idx = next((i for i, d in enumerate(dicts[:-1]) if d["role"] != "system"), None)
+        if self._prompt_budget is not None:  # the per-call budget: drop old turns, never the system
+            # messages, the task (the first other message) or the last one
+            while needed > self._prompt_budget:
+                first = next((i for i, d in enumerate(dicts) if d["role"] != "system"), len(dicts))
+                idx = next((i for i in range(first + 1, len(dicts) - 1) if dicts[i]["role"] != "system"), None)
                 if idx is None:
                     break
                 needed -= self._tokens(dicts.pop(idx)["content"]) + _PER_MESSAGE_OVERHEAD
@@ -200,7 +202,7 @@ class LocalChatClient(TextClientBase):
             needed -= self._tokens(dicts.pop(idx)["content"]) + _PER_MESSAGE_OVERHEAD
             dropped += 1
         if dropped:
-            logger.warning("local model: dropped the %d oldest message(s) to fit n_ctx", dropped)
+            logger.warning("local model: dropped the %d oldest message(s) to fit the prompt budget / n_ctx", dropped)
         return dicts
 
     def _params(self, json_output: Any, extra: Mapping[str, Any]) -> dict[str, Any]:
