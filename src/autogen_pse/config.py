@@ -49,8 +49,9 @@ class Settings(BaseSettings):
     local_threads: int = 2
     local_n_ctx: int = 8192
     local_max_tokens: int = Field(default=384, description="Completion cap per local call (tokens)")
-    local_prompt_budget: int = Field(default=1500, description="Prompt tokens per local call; older turns "
-                                     "are dropped to fit, a warning when even the system prompt does not")
+    local_prompt_budget: int = Field(default=1500, description="Prompt tokens per local call of a compact "
+                                     "(structured) run; older turns are dropped to fit, a warning when the "
+                                     "rest does not")
     artifact_mode: Literal["auto", "structured", "prose"] = Field(
         default="auto", description="structured: the specialist fills the task's artifact schema (JSON, "
         "constrained by the provider) and it is rendered; prose: free Markdown; auto: structured when the "

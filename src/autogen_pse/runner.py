@@ -149,6 +149,7 @@ async def execute(
     try:
         schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)
         compact = schema is not None and provider.compact_prompts and task.compact_prompts is not None
+        provider.use_compact_prompts(compact)
         emitter.emit(EventKind.RUN_STARTED, {
             "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
             "trace_dir": str(run_dir), "workspace": str(workspace),

@@ -63,6 +63,10 @@ class ModelProvider(abc.ABC):
     def _make_client(self, role: str) -> ChatCompletionClient:
         """Build the client for ``role`` (called once per role)."""
 
+    def use_compact_prompts(self, on: bool) -> None:  # noqa: B027 - optional hook, deliberately not abstract
+        """Told by the runner, before any client exists, whether this run is compact (a schema and
+        compact prompts); a provider may then apply its per-call prompt budget. Default: nothing."""
+
     def abort(self) -> None:  # noqa: B027 - optional hook, deliberately not abstract
         """Stop model calls in progress as soon as the backend allows (a run is being stopped).
         Default: nothing to do (remote calls end with their timeout)."""

@@ -374,11 +374,17 @@ class LocalProvider(ModelProvider):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
-        self._prompt_budget = settings.local_prompt_budget
+        self._budget_setting = settings.local_prompt_budget
+        self._prompt_budget: int | None = None  # only compact runs have a budget (use_compact_prompts)
         self.path = resolve_model_path(settings)
         self.name = model_name_for(self.path)
         self._max_tokens = settings.local_max_tokens
         self._llama, self._lock = get_llama(self.path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads)
+
+    def use_compact_prompts(self, on: bool) -> None:
+        """Compact runs get ``PSE_LOCAL_PROMPT_BUDGET`` per call; a prose run keeps its whole
+        prompt (only ``n_ctx`` limits it), as before structured artifacts."""
+        self._prompt_budget = self._budget_setting if on else None
 
     def abort(self) -> None:
         """Stop every generation of this run's clients (see :meth:`LocalChatClient.abort`)."""
