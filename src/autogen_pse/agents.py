@@ -6,7 +6,7 @@ cycles: nothing of an earlier cycle reaches a later one except through the cycle
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from autogen_agentchat.agents import AssistantAgent
@@ -14,6 +14,7 @@ from autogen_agentchat.base import TerminatedException, TerminationCondition
 from autogen_agentchat.conditions import ExternalTermination
 from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, StopMessage, TextMessage
 from autogen_agentchat.teams import RoundRobinGroupChat
+from autogen_core.model_context import ChatCompletionContext
 from autogen_core.tools import BaseTool
 
 from .registry import ROLES, TaskSpec
@@ -29,6 +30,7 @@ class VerdictState:
     verdict: Verdict | None = None
     declared_by: str | None = None
     malformed_text: str | None = None
+    artifact_error: str | None = None  # the specialist's reply is not a valid artifact object
     evaluator_text: str | None = None
     turns: int = 0
     last_text: dict[str, str] = field(default_factory=dict)
@@ -39,15 +41,19 @@ class VerdictTermination(TerminationCondition):
 
     * the evaluator's final *text* message (a ``TextMessage``) with a valid trailer → verdict;
     * the evaluator's text message without one → stop, marked malformed (the loop re-asks once);
-    * a planner/specialist text message ending with a BLOCKED trailer → declared BLOCKED.
+    * a planner/specialist text message ending with a BLOCKED trailer → declared BLOCKED;
+    * in a structured run, a specialist message that is not a valid artifact object (after the
+      client's one re-ask) → stop, marked ``artifact_error`` (the loop counts PARTIAL / FORMAT_ISSUE).
 
     The task message (source ``user``), tool calls, tool results and tool summaries are never read,
     so verdict words in the task text, a prompt or a tool output cannot end a cycle.
     """
 
-    def __init__(self, state: VerdictState, evaluator: str = "evaluator") -> None:
+    def __init__(self, state: VerdictState, evaluator: str = "evaluator",
+                 artifact_error: Callable[[str], str | None] | None = None) -> None:
         self._state = state
         self._evaluator = evaluator
+        self._artifact_error = artifact_error
         self._terminated = False
 
     @property
@@ -76,6 +82,11 @@ class VerdictTermination(TerminationCondition):
             if blocked is not None:
                 self._state.verdict, self._state.declared_by = blocked, message.source
                 return self._stop(f"BLOCKED declared by {message.source}")
+            if message.source == "specialist" and self._artifact_error is not None:
+                error = self._artifact_error(message.content)
+                if error is not None:
+                    self._state.artifact_error = error
+                    return self._stop("specialist reply is not a valid artifact object")
         return None
 
     def _stop(self, why: str) -> StopMessage:
@@ -101,6 +112,10 @@ def build_team(
     tools: dict[str, list[BaseTool]],
     context: dict[str, str],
     max_turns: int,
+    compact: bool = False,
+    system_prefix: str = "",
+    evaluator_context: ChatCompletionContext | None = None,
+    artifact_error: Callable[[str], str | None] | None = None,
 ) -> Team:
     """Fresh agents and team for one cycle.
 
@@ -110,10 +125,19 @@ def build_team(
         tools: role → tools (empty when the model cannot call tools).
         context: role → retrieved grounding text appended to that role's system prompt.
         max_turns: agent turns allowed in this chat.
+        compact: use the task's compact prompts (small local models), when it has them.
+        system_prefix: text put first in the planner's and specialist's system prompts (a prefix they
+            share, so llama.cpp reuses its evaluation from one call to the next). Not the evaluator's:
+            with an evidence context its view is self-contained, and the prefix would only count
+            against its prompt budget (cached tokens are still prompt tokens).
+        evaluator_context: the evaluator's model context (evidence before judgement).
+        artifact_error: specialist text → why it is not a valid artifact object (structured runs).
     """
     agents: dict[str, AssistantAgent] = {}
+    prompts = task.prompts_for(compact)
     for role in ROLES:
-        system = task.prompts[role]
+        shared = system_prefix.strip() if role != "evaluator" or evaluator_context is None else ""
+        system = f"{shared}\n\n{prompts[role]}" if shared else prompts[role]
         if context.get(role):
             system = f"{system}\n\n## Retrieved context (cite sources by name)\n{context[role]}"
         role_tools = tools.get(role) or []
@@ -125,12 +149,13 @@ def build_team(
             tools=role_tools or None,
             reflect_on_tool_use=bool(role_tools),
             max_tool_iterations=MAX_TOOL_ITERATIONS,
+            model_context=evaluator_context if role == "evaluator" else None,
         )
     state = VerdictState()
     external = ExternalTermination()
     team = RoundRobinGroupChat(
         [agents[r] for r in ROLES],
-        termination_condition=VerdictTermination(state) | external,
+        termination_condition=VerdictTermination(state, artifact_error=artifact_error) | external,
         max_turns=max_turns,
     )
     return Team(team=team, agents=agents, state=state, external=external)

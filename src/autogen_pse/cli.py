@@ -77,13 +77,20 @@ def run(
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE for the task (repeatable)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live output")] = False,
+    artifact: Annotated[str | None, typer.Option(
+        "--artifact", help="auto | structured | prose (default: PSE_ARTIFACT_MODE, auto)")] = None,
 ) -> None:
     """Run TASK; shows every turn live and ends with a summary and the trace path."""
-    from .console import ConsoleSink, print_summary
+    from .console import ConsoleSink, forecast_lines, print_summary
+    from .models import call_seconds_hint
     from .runner import RunRequest, execute, plan_run, prepare_plan
     from .store import TraceStore
 
     settings = _settings()
+    if artifact is not None:
+        if artifact not in ("auto", "structured", "prose"):
+            raise UserError(f"--artifact {artifact!r}: use auto, structured or prose")
+        settings = settings.model_copy(update={"artifact_mode": artifact})
     request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
     plan = prepare_plan(plan_run(request, settings), settings)  # bad inputs: exit 2, nothing written
     store = TraceStore(settings)
@@ -91,6 +98,10 @@ def run(
     recover_interrupted(store)
     live = Console(highlight=False, stderr=json_out)
     sink = ConsoleSink(live, quiet=quiet or json_out)
+    if not (quiet or json_out):
+        hint = call_seconds_hint(plan.model)
+        for line in forecast_lines(plan.task.name, plan.model, plan.limits.max_cycles, hint):
+            live.print(f"[bold]{escape(line)}[/]")
 
     async def main() -> object:
         stop = asyncio.Event()

@@ -49,6 +49,13 @@ class Settings(BaseSettings):
     local_threads: int = 2
     local_n_ctx: int = 8192
     local_max_tokens: int = Field(default=384, description="Completion cap per local call (tokens)")
+    local_prompt_budget: int = Field(default=1500, description="Prompt tokens per local call of a compact "
+                                     "(structured) run; older turns are dropped to fit, a warning when the "
+                                     "rest does not")
+    artifact_mode: Literal["auto", "structured", "prose"] = Field(
+        default="auto", description="structured: the specialist fills the task's artifact schema (JSON, "
+        "constrained by the provider) and it is rendered; prose: free Markdown; auto: structured when the "
+        "task has a schema and the provider constrains output (local, openai), prose for scripted")
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     openai_api_key: SecretStr | None = Field(default=None, alias="OPENAI_API_KEY")
     openai_timeout: float = Field(default=60.0, description="Per-call timeout (seconds)")

@@ -38,6 +38,7 @@ class ConsoleSink:
 
     def _on_run_started(self, e: RunEvent, p: dict[str, Any]) -> None:
         self.console.print(f"[bold]run {e.run_id}[/] task [bold]{escape(p['task'])}[/] model {escape(p['model'])}")
+        self._artifact_mode(p.get("artifact") or {})
 
     def _on_prepared(self, e: RunEvent, p: dict[str, Any]) -> None:
         what = "re-prepared" if p.get("reprepared") else "prepared (cached)"
@@ -113,6 +114,20 @@ class ConsoleSink:
         if g:
             self.console.print(f"grounding score [bold]{g['score']:.2f}[/] ({g['supported']}/{g['checked']} claims)")
 
+    def _artifact_mode(self, p: dict[str, Any]) -> None:
+        if p.get("mode") == "structured":
+            how = {"grammar": "a grammar compiled from its JSON schema", "json_schema": "response_format json_schema",
+                   "json_object": "JSON mode + validation", "validate": "validation"}.get(p.get("strategy"), "")
+            extra = "; compact prompts" if p.get("compact") else ""
+            self.console.print(f"[dim]artifact: structured ({escape(str(p.get('schema')))}, {how}{extra})[/]")
+
+    def _on_model_call(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.print(f"  [dim]⏱ {p['role']}: {p['prompt_tokens']:,} prompt + {p['completion_tokens']:,} "
+                           f"completion tokens in {p['seconds']:.1f} s ({p['tokens_per_s']:.1f} tok/s)[/]")
+
+    def _on_model_wait(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.print(f"  [dim]… {p['role']} still generating ({p['elapsed']:.0f} s)[/]")
+
     def _on_warning(self, e: RunEvent, p: dict[str, Any]) -> None:
         self.console.print(f"[yellow]warning:[/] {escape(p['message'])}")
 
@@ -144,7 +159,38 @@ def print_summary(console: Console, result: Any) -> None:
                             f"in {u['model_calls']} calls")
     cost = "unknown (model not in the price table)" if u["cost"] is None else f"{u['cost']:.6f} {u['currency']}"
     table.add_row("cost", cost)
-    table.add_row("artifact", f"{result.artifact_path or '—'} ({'verified' if result.verified else 'unverified'})")
+    table.add_row("artifact", f"{result.artifact_path or '—'} ({'verified' if result.verified else 'unverified'}"
+                  f", {getattr(result, 'artifact_mode', 'prose')})")
     table.add_row("trace", result.trace_dir)
+    for check in getattr(result, "checks", []):
+        mark = "[green]✓ passed[/]" if check["ok"] else (
+            "[red]✗ failed[/]" if check["severity"] == "error" else "[yellow]! warning[/]")
+        table.add_row(f"check {escape(check['name'])}", f"{mark} [dim]{escape(_short(check['detail'], 110))}[/]")
+    table.add_row("ended", escape(ending(result)))
     console.rule("summary")
     console.print(table)
+
+
+def ending(result: Any) -> str:
+    """Why the run ended, in one sentence."""
+    if result.status == "error":
+        return f"a runtime error stopped it: {result.error}"
+    if result.status == "cancelled":
+        return "it was cancelled"
+    if result.limit:
+        return f"the {result.limit} limit was reached without a PASS ({result.cycles} cycle(s))"
+    if result.verdict == "PASS":
+        return "PASS: " + ("every final check passed" if result.verified else "the evaluator passed it")
+    return f"the verdict was {result.verdict} / {result.reason}"
+
+
+def forecast_lines(task: str, model: str, max_cycles: int, per_call_s: tuple[int, int] | None) -> list[str]:
+    """What a run will do and roughly how long it takes (printed before the long step)."""
+    lines = [f"Running {task} on {model}: up to {max_cycles} cycle(s) of planner → specialist → evaluator "
+             "(3 model calls each), then the checks."]
+    if per_call_s is not None:
+        low, high = per_call_s
+        lines.append(f"On this machine a model call takes about {low}–{high} s (more when the cores are busy): "
+                     f"expect {3 * low * max_cycles // 60 or 1}–{-(-3 * high * max_cycles // 60)} min. "
+                     "A line is printed after every call.")
+    return lines

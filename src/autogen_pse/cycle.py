@@ -27,13 +27,18 @@ from autogen_core.tools import BaseTool
 
 from .agents import Team, build_team
 from .artifact import files_artifact, materialize_code_blocks, message_artifact
+from .artifacts import ArtifactSchema, try_render
+from .artifacts.constrained import StructuredClient
 from .checking import Checker, all_pass, failed, ledger_payload
+from .claims import Ledger
 from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
 from .errors import StoreError
 from .events import EventEmitter, EventKind
 from .hooks import CheckResult
+from .judgement import Evidence, EvidenceContext, check_report
 from .messages import message_event
-from .registry import TaskSpec
+from .models.observed import CallReport, ObservedClient
+from .registry import ROLES, TaskSpec
 from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
@@ -71,6 +76,10 @@ class CycleInputs:
     context: dict[str, str] = field(default_factory=dict)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     output_cap: int = 16_000
+    schema: ArtifactSchema | None = None  # structured run: the specialist fills this schema
+    plan_schema: ArtifactSchema | None = None  # compact runs: the planner's list of steps
+    compact: bool = False  # compact prompts, a shared system prefix and evidence-only evaluator view
+    system_prefix: str = ""
 
 
 @dataclass
@@ -109,6 +118,9 @@ class CycleLoop:
         self.evaluator_pass = False
         self.last_checks: list[CheckResult] | None = None
         self.deadline = time.monotonic() + inp.limits.run_timeout
+        # artifact text → (rendered, results, ledger): the evaluator's evidence and the checks after
+        # it read the same artifact, so the checks run once per artifact.
+        self._checked: dict[str, tuple[str, list[CheckResult], Ledger | None]] = {}
 
     async def run(self) -> RunOutcome:
         inp, limits = self.inp, self.inp.limits
@@ -134,7 +146,8 @@ class CycleLoop:
                 self.partial += 1
                 if self.partial > limits.max_partial:
                     return self._limited("max_partial", f"{limits.max_partial} PARTIAL", verdict, index)
-                kind, text = "fix", fix_task_text(inp.task_text, self.artifact, verdict)
+                kind, text = "fix", fix_task_text(inp.task_text, self.artifact, verdict,
+                                                  show_artifact=not inp.compact)
             else:
                 self.fail += 1
                 if self.fail > limits.max_fail:
@@ -155,10 +168,14 @@ class CycleLoop:
         cycle_usage = UsageTotals(model_name=inp.usage.model_name, prices=inp.usage.prices)
         team = build_team(
             inp.task,
-            {role: inp.provider.client_for(role) for role in ("planner", "specialist", "evaluator")},
+            {role: self._client(role, index) for role in ROLES},
             tools=inp.tools,
             context=inp.context,
             max_turns=inp.limits.max_turns,
+            compact=inp.compact,
+            system_prefix=inp.system_prefix,
+            evaluator_context=EvidenceContext(self._evidence, compact=inp.compact),
+            artifact_error=self._artifact_error if inp.schema is not None else None,
         )
         try:
             await self._guarded(self._chat(team, text, index, cycle_usage), team)
@@ -167,8 +184,8 @@ class CycleLoop:
             inp.usage.merge(cycle_usage)
         self._update_artifact(team)
 
-        # Checks may run subprocesses (pytest): keep them off the event loop.
-        rendered, results = await asyncio.to_thread(inp.checker.run, self.artifact)
+        # The checks run after the evaluator and override it (on the same artifact its evidence showed).
+        rendered, results = await self._run_checks(self.artifact)
         self.last_checks = results
         for r in results:
             emit(EventKind.CHECK, {**r.model_dump(), "phase": "cycle"}, cycle=index)
@@ -205,8 +222,72 @@ class CycleLoop:
                 continue  # the task text is already in cycle_started
             self._emit_item(item, index, usage)
 
+    # --- clients, artifacts, evidence ---------------------------------------------------------
+
+    def _client(self, role: str, index: int) -> Any:
+        """The role's client for this cycle: observed (progress events), and constrained to the
+        artifact schema (specialist) or the plan schema (planner, compact runs)."""
+        inp = self.inp
+        emit = inp.emitter.emit
+
+        def on_call(report: CallReport) -> None:
+            emit(EventKind.MODEL_CALL, report.payload(), cycle=index)
+
+        def on_wait(role: str, elapsed: float) -> None:
+            emit(EventKind.MODEL_WAIT, {"role": role, "elapsed": round(elapsed, 1)}, cycle=index)
+
+        client: Any = ObservedClient(inp.provider.client_for(role), role, on_call=on_call, on_wait=on_wait)
+        schema = inp.schema if role == "specialist" else inp.plan_schema if role == "planner" else None
+        if schema is not None:
+            client = StructuredClient(client, schema, inp.provider.output_strategy,
+                                      on_fallback=lambda note: emit(EventKind.WARNING, {"message": note}, cycle=index))
+        return client
+
+    def _artifact_error(self, text: str) -> str | None:
+        assert self.inp.schema is not None
+        return try_render(self.inp.schema, text)[1]
+
+    def _artifact_of(self, text: str) -> tuple[str, str | None]:
+        """``(artifact, error)`` of a specialist message: the rendered object (structured), the
+        message (prose) or the workspace files; ``error`` when the object is invalid (the previous
+        artifact stands)."""
+        task = self.inp.task
+        if task.entry.artifact == "files":
+            if text:
+                materialize_code_blocks(text, self.inp.workspace)
+            return files_artifact(self.inp.workspace, task.entry.artifact_glob), None
+        if self.inp.schema is not None:
+            rendered, error = try_render(self.inp.schema, text)
+            return (self.artifact, error) if rendered is None else (rendered, None)
+        return (message_artifact(text) if text else self.artifact), None
+
+    async def _run_checks(self, artifact: str) -> tuple[str, list[CheckResult]]:
+        """Render and check ``artifact`` (once per distinct artifact; checks may run pytest, so they
+        run off the event loop); restores the checker's ledger of that artifact."""
+        cached = self._checked.get(artifact)
+        if cached is None:
+            rendered, results = await asyncio.to_thread(self.inp.checker.run, artifact)
+            cached = self._checked[artifact] = (rendered, results, self.inp.checker.ledger)
+        self.inp.checker.ledger = cached[2]
+        return cached[0], cached[1]
+
+    async def _evidence(self, text: str) -> Evidence:
+        """What the evaluator sees of the specialist's message ``text``: the artifact as rendered and
+        its check report (see :mod:`autogen_pse.judgement`)."""
+        artifact, error = self._artifact_of(text)
+        if error is not None:
+            return Evidence(artifact=text, report=check_report([], error=error))
+        rendered, results = await self._run_checks(artifact)
+        return Evidence(artifact=rendered, report=check_report(results, self.inp.checker.ledger),
+                        show_artifact=self.inp.schema is not None)
+
     async def _read_verdict(self, team: Team, index: int, usage: UsageTotals) -> tuple[Verdict, str]:
         state = team.state
+        if state.artifact_error is not None:
+            return Verdict(outcome=Outcome.PARTIAL, reason=Reason.FORMAT_ISSUE,
+                           issues=[f"the specialist gave no valid artifact object after one re-ask: "
+                                   f"{state.artifact_error}"],
+                           summary="Artifact object missing or invalid; treated as PARTIAL."), "format"
         if state.verdict is not None:
             return state.verdict, "declared" if state.declared_by else "evaluator"
         if state.malformed_text is not None:
@@ -274,13 +355,8 @@ class CycleLoop:
 
     def _update_artifact(self, team: Team) -> None:
         text = team.state.last_text.get("specialist")
-        task = self.inp.task
-        if task.entry.artifact == "files":
-            if text:
-                materialize_code_blocks(text, self.inp.workspace)
-            self.artifact = files_artifact(self.inp.workspace, task.entry.artifact_glob)
-        elif text:
-            self.artifact = message_artifact(text)
+        if text is not None or self.inp.task.entry.artifact == "files":
+            self.artifact = self._artifact_of(text or "")[0]
 
     # --- endings -----------------------------------------------------------------------------
 

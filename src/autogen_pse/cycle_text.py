@@ -13,11 +13,14 @@ MAX_ISSUES = 20
 ISSUE_LIMIT = 400  # characters per issue line
 
 
-def _numbered(issues: list[str]) -> str:
-    shown = [i if len(i) <= ISSUE_LIMIT else i[:ISSUE_LIMIT] + "…" for i in issues[:MAX_ISSUES]]
+COMPACT_ISSUES, COMPACT_ISSUE_LIMIT = 5, 160  # a compact fix cycle stays within the local prompt budget
+
+
+def _numbered(issues: list[str], most: int = MAX_ISSUES, limit: int = ISSUE_LIMIT) -> str:
+    shown = [i if len(i) <= limit else i[:limit] + "…" for i in issues[:most]]
     lines = [f"{n}. {issue}" for n, issue in enumerate(shown, 1)]
-    if len(issues) > MAX_ISSUES:
-        lines.append(f"(and {len(issues) - MAX_ISSUES} more)")
+    if len(issues) > most:
+        lines.append(f"(and {len(issues) - most} more)")
     return "\n".join(lines) or "1. (no issue text given; re-check every requirement)"
 
 
@@ -26,8 +29,13 @@ def _summary(verdict: Verdict) -> str:
     return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "…"
 
 
-def fix_task_text(original: str, artifact: str, verdict: Verdict) -> str:
-    """Task of a fix cycle (after PARTIAL)."""
+def fix_task_text(original: str, artifact: str, verdict: Verdict, *, show_artifact: bool = True) -> str:
+    """Task of a fix cycle (after PARTIAL). ``show_artifact=False`` (compact runs, where the whole
+    object is written again) leaves the current artifact out to keep the prompt in its budget."""
+    if not show_artifact:
+        return (f"{original.rstrip()}\n\n## Fix cycle\nThe previous review was judged PARTIAL "
+                f"({verdict.reason.value}). Write it again and fix these issues:\n\n"
+                f"{_numbered(verdict.issues, COMPACT_ISSUES, COMPACT_ISSUE_LIMIT)}\n")
     return (
         f"{original.rstrip()}\n\n"
         "## Fix cycle\n"

@@ -30,6 +30,8 @@ class EventKind(StrEnum):
     SANITIZED = "sanitized"
     ARTIFACT = "artifact"
     WARNING = "warning"
+    MODEL_CALL = "model_call"  # one finished model call: role, tokens, seconds, tokens/s
+    MODEL_WAIT = "model_wait"  # a model call still running: role, elapsed seconds (heartbeat)
     RUN_FINISHED = "run_finished"
 
 

@@ -64,10 +64,16 @@ class Registry(BaseModel):
 class TaskSpec:
     """A loaded task: entry, folder, prompts (placeholders filled) and hooks."""
 
-    def __init__(self, entry: TaskEntry, task_dir: Path, prompts: dict[str, str]):
+    def __init__(self, entry: TaskEntry, task_dir: Path, prompts: dict[str, str],
+                 compact_prompts: dict[str, str] | None = None):
         self.entry = entry
         self.dir = task_dir
         self.prompts = prompts
+        self.compact_prompts = compact_prompts  # prompts/compact/<role>.md, for small local models
+
+    def prompts_for(self, compact: bool) -> dict[str, str]:
+        """The compact prompts when asked for and the task has them, else the full ones."""
+        return self.compact_prompts if compact and self.compact_prompts else self.prompts
 
     @property
     def name(self) -> str:
@@ -151,7 +157,10 @@ def load_task(tasks_dir: Path, name: str) -> TaskSpec:
     if not task_dir.is_dir():
         raise UserError(f"{task_dir}: task folder missing for registry entry {name!r}")
     prompts = {role: _load_prompt(task_dir, entry, role) for role in ROLES}
-    return TaskSpec(entry, task_dir, prompts)
+    compact = None
+    if (task_dir / "prompts" / "compact").is_dir():
+        compact = {role: _load_prompt(task_dir, entry, role, folder="prompts/compact") for role in ROLES}
+    return TaskSpec(entry, task_dir, prompts, compact)
 
 
 def builtin_placeholders() -> dict[str, str]:
@@ -161,13 +170,13 @@ def builtin_placeholders() -> dict[str, str]:
     return {"VERDICT_FORMAT": VERDICT_FORMAT, "BLOCKED_FORMAT": BLOCKED_FORMAT, "FACT_REFERENCES": FACT_REFERENCES}
 
 
-def _load_prompt(task_dir: Path, entry: TaskEntry, role: str) -> str:
-    path = task_dir / "prompts" / f"{role}.md"
+def _load_prompt(task_dir: Path, entry: TaskEntry, role: str, folder: str = "prompts") -> str:
+    path = task_dir / folder / f"{role}.md"
     if not path.is_file():
         raise UserError(f"{path}: prompt file missing; every task needs planner/specialist/evaluator.md")
     text = _read_text(path)
     values = builtin_placeholders()
-    rules = task_dir / "prompts" / f"{role}_rules.md"
+    rules = task_dir / folder / f"{role}_rules.md"
     if rules.is_file():
         values["RULES"] = _read_text(rules).strip()
     for key, rel in entry.inject.items():

@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from .artifacts import ArtifactSchema, load_schema
+from .artifacts.plan import PLAN_SCHEMA
 from .checking import Checker, all_pass, grounding, ledger_payload
 from .config import Settings
 from .cycle import CycleInputs, Limits, RunOutcome, run_cycles
@@ -29,6 +31,8 @@ from .usage import PriceTable, UsageTotals
 from .verdict import Outcome, Reason, Verdict
 
 log = logging.getLogger(__name__)
+
+COMPACT_TASK = "Do your part of the task described above."
 
 
 class RunRequest(BaseModel):
@@ -53,6 +57,8 @@ class RunResult(BaseModel):
     artifact_path: str | None
     verified: bool
     error: str | None = None
+    checks: list[dict[str, Any]] = Field(default_factory=list, description="final checks: name, ok, severity, detail")
+    artifact_mode: str = "prose"
 
     @property
     def exit_code(self) -> int:
@@ -141,9 +147,15 @@ async def execute(
     emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])])
     usage = UsageTotals(model_name=provider.name, prices=prices)
     try:
+        schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)
+        compact = schema is not None and provider.compact_prompts and task.compact_prompts is not None
+        provider.use_compact_prompts(compact)
         emitter.emit(EventKind.RUN_STARTED, {
             "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
             "trace_dir": str(run_dir), "workspace": str(workspace),
+            "artifact": {"mode": "structured" if schema is not None else "prose",
+                         "schema": schema.name if schema else None,
+                         "strategy": provider.output_strategy if schema is not None else None, "compact": compact},
         })
         if prep.out_dir is not None:
             emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
@@ -154,13 +166,17 @@ async def execute(
                           vars=request.vars)
         tools = _tools(task, workspace, settings, provider.supports_tools, ground, emitter)
         inputs = CycleInputs(
-            task=task, task_text=ground.redact(prep.prepared.task_text), provider=provider, emitter=emitter,
-            checker=checker, workspace=workspace, limits=plan.limits, usage=usage, tools=tools,
-            context={r: ground.redact(ground.context.get(r, "")) for r in ROLES}, stop=stop or asyncio.Event(),
-            output_cap=settings.tool_output_cap,
+            task=task, task_text=ground.redact(COMPACT_TASK if compact else prep.prepared.task_text),
+            provider=provider, emitter=emitter, checker=checker, workspace=workspace, limits=plan.limits,
+            usage=usage, tools=tools, stop=stop or asyncio.Event(), output_cap=settings.tool_output_cap,
+            # compact runs keep each prompt in the local budget: the brief replaces retrieved context
+            context={} if compact else {r: ground.redact(ground.context.get(r, "")) for r in ROLES},
+            schema=schema, plan_schema=PLAN_SCHEMA if compact else None, compact=compact,
+            system_prefix=ground.redact(schema.brief) if compact and schema is not None else "",
         )
         outcome = await run_cycles(inputs)
-        return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage)
+        return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage,
+                             "structured" if schema is not None else "prose")
     except Exception as exc:  # a hook or store failure after the run began: end the trace as error
         if not trace_sink.closed:
             try:
@@ -194,8 +210,18 @@ def _tools(task: TaskSpec, workspace: Path, settings: Settings, supports: bool, 
     return tools
 
 
+def artifact_schema_for(task: TaskSpec, prep: PrepareOutcome, mode: str, provider: Any,
+                        vars: dict[str, str]) -> ArtifactSchema | None:
+    """The run's artifact schema, or ``None`` for a prose run: ``prose`` → none; ``structured`` →
+    the task's schema (if it declares one); ``auto`` → the same when the provider constrains its
+    output (local grammar, OpenAI-compatible JSON), prose for providers that replay text (scripted)."""
+    if mode == "prose" or (mode == "auto" and provider.output_strategy == "validate"):
+        return None
+    return load_schema(task, facts=prep.prepared.facts, data=prep.prepared.data, vars={**task.entry.vars, **vars})
+
+
 async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker: Checker, ground: Grounding,
-            emitter: EventEmitter, usage: UsageTotals) -> RunResult:
+            emitter: EventEmitter, usage: UsageTotals, artifact_mode: str = "prose") -> RunResult:
     verdict, verified, artifact_path = outcome.verdict, False, None
     final_checks: list[Any] = []
     if outcome.status != "error" or outcome.raw_artifact:
@@ -232,6 +258,8 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         verdict=verdict.outcome.value if verdict else None, reason=verdict.reason.value if verdict else None,
         limit=outcome.limit, cycles=outcome.cycles, usage=usage.to_dict(), trace_dir=str(run_dir),
         artifact_path=str(artifact_path) if artifact_path else None, verified=verified, error=outcome.error,
+        checks=[{"name": r.name, "ok": r.ok, "severity": r.severity, "detail": r.detail} for r in final_checks],
+        artifact_mode=artifact_mode,
     )
     emitter.emit(EventKind.RUN_FINISHED, {
         "status": result.status, "verdict": result.verdict, "reason": result.reason, "limit": result.limit,

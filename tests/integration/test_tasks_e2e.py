@@ -105,14 +105,24 @@ def _cli(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.local_model
 async def test_portfolio_review_on_local_model(settings: Settings) -> None:
-    s = settings.model_copy(update={"local_max_tokens": 96, "max_cycles": 1})
+    """What `make review` does, one cycle: the structured path delivers a rendered review in the four
+    sections whose structure and coverage checks pass, within the per-call prompt budget."""
+    s = settings.model_copy(update={"max_cycles": 1})
     result = await run_task(RunRequest(task="portfolio-review", model="local"), s)
-    assert result.status == "finished" and result.cycles == 1
+    assert result.status == "finished" and result.cycles == 1 and result.artifact_mode == "structured"
     trace = _trace(result)
     [cycle] = trace["cycles"]
     assert cycle["verdict"]["outcome"] in {"PASS", "PARTIAL", "FAIL", "BLOCKED"}
     assert {c["name"] for c in cycle["checks"]} >= {"structure", "coverage", "rules", "claims", "unverifiable"}
-    assert trace["final_checks"] is not None and (Path(result.trace_dir) / "artifact.md").is_file()
+    text = Path(result.artifact_path).read_text()
+    assert [x for x in text.splitlines() if x.startswith("## ")] == [
+        "## Summary", "## Findings", "## Actions", "## Next steps"]
+    final = {c["name"]: c["ok"] for c in result.checks}
+    assert final["structure"] and final["coverage"] and final["rules"], result.checks
+    events = [json.loads(x) for x in (Path(result.trace_dir) / "events.jsonl").read_text().splitlines()]
+    calls = [e["payload"] for e in events if e["kind"] == "model_call"]
+    assert [c["role"] for c in calls][:2] == ["planner", "specialist"]
+    assert all(c["prompt_tokens"] <= s.local_prompt_budget for c in calls), calls
 
 
 async def test_kb_search_tool_calls_are_recorded_as_retrievals(settings: Settings, tmp_path: Path) -> None:

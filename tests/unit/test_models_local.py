@@ -262,3 +262,50 @@ async def test_json_output_and_context_overflow(provider) -> None:  # type: igno
     assert dicts[0]["role"] == "system" and dicts[-1]["content"] == "Say OK."
     assert len(dicts) < len(long_history)
     assert tiny.prompt_tokens(dicts) + 256 <= provider._llama.n_ctx()
+
+
+@pytest.mark.local_model
+@needs_model
+async def test_schema_grammar_output_always_parses(provider, settings) -> None:  # type: ignore[no-untyped-def]
+    """The grammar compiled from portfolio-review's JSON schema: every reply is a valid object on the
+    first attempt (no re-ask needed), within the schema's completion cap."""
+    from autogen_pse.artifacts import parse_object
+    from autogen_pse.artifacts.constrained import StructuredClient
+    from tests.structured_support import portfolio
+
+    _task, prep, schema = portfolio(settings)
+    client = StructuredClient(provider.client_for("specialist"), schema, provider.output_strategy)
+    messages = [SystemMessage(content=prep.prepared.data["holder"] + "'s portfolio review. " + schema.brief),
+                UserMessage(content="Fill in the review object.", source="user")]
+    for seed in (1, 2):
+        result = await client.create(messages, extra_create_args={"seed": seed, "temperature": 0.8})
+        assert parse_object(schema, str(result.content))
+        assert result.usage.completion_tokens <= schema.max_tokens
+    assert client.attempts == [None, None]
+
+
+class _WordLlama:
+    """Stands in for the model's tokenizer (one token per word); no generation."""
+
+    def n_ctx(self) -> int:
+        return 8192
+
+    def tokenize(self, text: bytes, add_bos: bool = False, special: bool = False) -> list[int]:
+        return [0] * len(text.split())
+
+
+def test_prompt_budget_drops_old_turns_but_never_the_task_or_the_last_message(caplog) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    from autogen_pse.models.local import LocalChatClient
+
+    client = LocalChatClient(_WordLlama(), threading.Lock(), max_tokens=100, prompt_budget=80)
+    task = UserMessage(content="task " * 20, source="user")
+    old = UserMessage(content="plan " * 60, source="planner")
+    last = UserMessage(content="now reply", source="user")
+    dicts = client.prepare([SystemMessage(content="system"), task, old, last], 100)
+    assert [d["content"].split()[0] for d in dicts] == ["system", "task", "now"]
+    # nothing left to drop: the task stays, over the budget, with a warning
+    big = UserMessage(content="task " * 200, source="user")
+    assert len(client.prepare([SystemMessage(content="system"), big, last], 100)) == 3
+    assert "over the 80-token budget" in caplog.text

@@ -85,6 +85,27 @@ __all__ = [
 ]
 
 
+#: seconds per model call (typical, slow) of a structured, compact portfolio-review run on the local
+#: 135M model on an otherwise idle 2-core machine: bench/bench_local_review.py measured a median of
+#: 22 s and a maximum of 99 s per call under a load average of about 5 (load factor ~3 below).
+LOCAL_CALL_SECONDS = (8, 35)
+
+
+def call_seconds_hint(spec: str) -> tuple[int, int] | None:
+    """Rough seconds per model call for ``spec`` on this machine, or ``None`` when unknown (remote
+    endpoints, scripted files). The local figure grows with the load average per core."""
+    import os
+
+    if parse_spec(spec)[0] != "local":
+        return None
+    try:
+        busy = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1) + 0.5)
+    except OSError:
+        busy = 1.0
+    low, high = LOCAL_CALL_SECONDS
+    return round(low * busy), round(high * busy)
+
+
 def validate_spec(spec: str, settings: Settings) -> tuple[str, str]:
     """:func:`parse_spec` plus cheap checks of what the spec names, without loading a model:
     a scripted file must exist and be valid, a local GGUF file must exist.

@@ -32,10 +32,16 @@ class ModelProvider(abc.ABC):
         name: model id used for pricing and traces, e.g. ``"local:SmolLM2-135M-Instruct"``,
             ``"openai:gpt-4o-mini"``, ``"scripted:demo_pass.json"``.
         supports_tools: whether agents may be given tools (the model can emit tool calls).
+        output_strategy / compact_prompts: see the class attributes.
     """
 
     name: str
     supports_tools: bool
+    #: how an artifact object of a schema is asked for (see :mod:`autogen_pse.artifacts.constrained`):
+    #: ``grammar`` | ``json_schema`` | ``json_object`` | ``validate``.
+    output_strategy: str = "validate"
+    #: whether the model needs compact prompts (a small local model with a prompt-token budget).
+    compact_prompts: bool = False
 
     def __init__(self) -> None:
         self._clients: dict[str, ChatCompletionClient] = {}
@@ -56,6 +62,10 @@ class ModelProvider(abc.ABC):
     @abc.abstractmethod
     def _make_client(self, role: str) -> ChatCompletionClient:
         """Build the client for ``role`` (called once per role)."""
+
+    def use_compact_prompts(self, on: bool) -> None:  # noqa: B027 - optional hook, deliberately not abstract
+        """Told by the runner, before any client exists, whether this run is compact (a schema and
+        compact prompts); a provider may then apply its per-call prompt budget. Default: nothing."""
 
     def abort(self) -> None:  # noqa: B027 - optional hook, deliberately not abstract
         """Stop model calls in progress as soon as the backend allows (a run is being stopped).

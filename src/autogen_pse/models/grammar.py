@@ -3,7 +3,8 @@
 The grammar accepts exactly: one or two short free-text review lines, then ``"\\n```verdict\\n"``,
 then one line of JSON ``{"outcome": ..., "reason": ..., "issues": [...], "summary": ...}`` with
 ``outcome`` in PASS|PARTIAL|FAIL|BLOCKED, ``reason`` in :data:`autogen_pse.verdict.MODEL_REASONS`,
-0–3 issues, then ``"\\n```"`` and nothing else (only end-of-sequence may follow).
+0–3 issues (PASS only as ``"reason": "OK", "issues": []``; the other outcomes never with OK),
+then ``"\\n```"`` and nothing else (only end-of-sequence may follow).
 
 Every character it allows is printable ASCII, and strings hold no quote, backslash or backtick,
 so whatever the model samples is valid JSON that cannot open a nested fence: it parses with
@@ -66,8 +67,9 @@ def verdict_grammar(limits: Limits = ROOMY) -> str:
     """
     if limits.review_lines < 1 or limits.review_chars < 1 or limits.max_issues < 0:
         raise ValueError("limits must allow at least one review line of one character")
-    outcomes = _alternatives([o.value for o in Outcome])
-    reasons = _alternatives(list(MODEL_REASONS))
+    # PASS comes only with reason OK and no issues; the other outcomes never with OK.
+    outcomes = _alternatives([o.value for o in Outcome if o is not Outcome.PASS])
+    reasons = _alternatives([r for r in MODEL_REASONS if r != "OK"])
     more_lines = f' ("\\n" line){{0,{limits.review_lines - 1}}}' if limits.review_lines > 1 else ""
     if limits.max_issues == 0:
         issues = 'issues ::= "[]"'
@@ -79,8 +81,9 @@ def verdict_grammar(limits: Limits = ROOMY) -> str:
             'root ::= review "\\n```verdict\\n" verdict "\\n```"',
             f"review ::= line{more_lines}",
             f"line ::= {_LINE_FIRST} {_LINE_CHAR}{{0,{limits.review_chars - 1}}}",
-            'verdict ::= "{\\"outcome\\": " outcome ", \\"reason\\": " reason '
-            '", \\"issues\\": " issues ", \\"summary\\": " summary "}"',
+            'verdict ::= "{\\"outcome\\": " (pass | other) ", \\"summary\\": " summary "}"',
+            'pass ::= "\\"PASS\\"" ", \\"reason\\": " "\\"OK\\"" ", \\"issues\\": []"',
+            'other ::= outcome ", \\"reason\\": " reason ", \\"issues\\": " issues',
             f"outcome ::= {outcomes}",
             f"reason ::= {reasons}",
             issues,

@@ -145,8 +145,10 @@ class LocalChatClient(TextClientBase):
         verdict_grammar_on: constrain replies to the verdict protocol (evaluator).
     """
 
-    def __init__(self, llama: Any, lock: threading.Lock, *, max_tokens: int, verdict_grammar_on: bool = False):
+    def __init__(self, llama: Any, lock: threading.Lock, *, max_tokens: int, verdict_grammar_on: bool = False,
+                 prompt_budget: int | None = None):
         super().__init__(LOCAL_MODEL_INFO, context_tokens=llama.n_ctx())
+        self._prompt_budget = prompt_budget
         self._llama = llama
         self._lock = lock
         self._abort = threading.Event()
@@ -178,6 +180,18 @@ class LocalChatClient(TextClientBase):
         budget = self._llama.n_ctx() - max_tokens
         needed = self.prompt_tokens(dicts)
         dropped = 0
+        if self._prompt_budget is not None:  # the per-call budget: drop old turns, never the system
+            # messages, the task (the first other message) or the last one
+            while needed > self._prompt_budget:
+                first = next((i for i, d in enumerate(dicts) if d["role"] != "system"), len(dicts))
+                idx = next((i for i in range(first + 1, len(dicts) - 1) if dicts[i]["role"] != "system"), None)
+                if idx is None:
+                    break
+                needed -= self._tokens(dicts.pop(idx)["content"]) + _PER_MESSAGE_OVERHEAD
+                dropped += 1
+            if needed > self._prompt_budget:
+                logger.warning("local model: the prompt needs %d tokens, over the %d-token budget", needed,
+                               self._prompt_budget)
         while needed > budget:
             idx = next((i for i, d in enumerate(dicts[:-1]) if d["role"] != "system"), None)
             if idx is None:
@@ -188,17 +202,21 @@ class LocalChatClient(TextClientBase):
             needed -= self._tokens(dicts.pop(idx)["content"]) + _PER_MESSAGE_OVERHEAD
             dropped += 1
         if dropped:
-            logger.warning("local model: dropped the %d oldest message(s) to fit n_ctx", dropped)
+            logger.warning("local model: dropped the %d oldest message(s) to fit the prompt budget / n_ctx", dropped)
         return dicts
 
     def _params(self, json_output: Any, extra: Mapping[str, Any]) -> dict[str, Any]:
         asked = extra.get("max_tokens")
-        max_tokens = min(self._max_tokens, int(asked)) if asked else self._max_tokens
+        schema_output = isinstance(json_output, type) and hasattr(json_output, "model_json_schema")
+        if asked and schema_output:  # a schema's own cap: sized so the longest valid object fits
+            max_tokens = int(asked)
+        else:
+            max_tokens = min(self._max_tokens, int(asked)) if asked else self._max_tokens
         params: dict[str, Any] = {"max_tokens": max_tokens, "stop": list(STOP_STRINGS)}
         params.update({k: v for k, v in extra.items() if k in _PASSTHROUGH})
         if json_output is True:
             params["response_format"] = {"type": "json_object"}
-        elif isinstance(json_output, type) and hasattr(json_output, "model_json_schema"):
+        elif schema_output:
             params["response_format"] = {"type": "json_object", "schema": json_output.model_json_schema()}
         return params
 
@@ -351,13 +369,22 @@ class LocalProvider(ModelProvider):
     missing or broken file fails before the run starts."""
 
     supports_tools = False
+    output_strategy = "grammar"
+    compact_prompts = True
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
+        self._budget_setting = settings.local_prompt_budget
+        self._prompt_budget: int | None = None  # only compact runs have a budget (use_compact_prompts)
         self.path = resolve_model_path(settings)
         self.name = model_name_for(self.path)
         self._max_tokens = settings.local_max_tokens
         self._llama, self._lock = get_llama(self.path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads)
+
+    def use_compact_prompts(self, on: bool) -> None:
+        """Compact runs get ``PSE_LOCAL_PROMPT_BUDGET`` per call; a prose run keeps its whole
+        prompt (only ``n_ctx`` limits it), as before structured artifacts."""
+        self._prompt_budget = self._budget_setting if on else None
 
     def abort(self) -> None:
         """Stop every generation of this run's clients (see :meth:`LocalChatClient.abort`)."""
@@ -366,5 +393,6 @@ class LocalProvider(ModelProvider):
 
     def _make_client(self, role: str) -> LocalChatClient:
         return LocalChatClient(
-            self._llama, self._lock, max_tokens=self._max_tokens, verdict_grammar_on=role == "evaluator"
+            self._llama, self._lock, max_tokens=self._max_tokens, verdict_grammar_on=role == "evaluator",
+            prompt_budget=self._prompt_budget,
         )

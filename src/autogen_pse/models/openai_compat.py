@@ -164,7 +164,10 @@ class OpenAIProvider(ModelProvider):
         self._settings = settings
         self._model_info = resolve_model_info(model, settings.openai_model_info)
         self._retry_overrides = retry_overrides
-        self.supports_tools = bool(self._effective_info()["function_calling"])
+        info = self._effective_info()
+        self.supports_tools = bool(info["function_calling"])
+        self.output_strategy = ("json_schema" if info.get("structured_output") else
+                                "json_object" if info.get("json_output") else "validate")
 
     def _effective_info(self) -> ModelInfo:
         if self._model_info is not None:

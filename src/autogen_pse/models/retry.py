@@ -24,11 +24,11 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequen
 from typing import Any
 
 from autogen_core import CancellationToken
-from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage, ModelCapabilities, ModelInfo
-from autogen_core.models import RequestUsage as _RequestUsage
+from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from ..errors import ModelError
+from .delegate import DelegatingClient
 
 logger = logging.getLogger(__name__)
 
@@ -100,8 +100,9 @@ def redact(text: str, secrets: Sequence[str] = ()) -> str:
     return _KEY_PATTERN.sub("sk-***", text)
 
 
-class RetryingClient(ChatCompletionClient):
-    """A ``ChatCompletionClient`` that retries transient failures of ``inner``.
+class RetryingClient(DelegatingClient):
+    """A ``ChatCompletionClient`` that retries transient failures of ``inner`` (usage, token
+    counting, capabilities and provider-specific helpers come from ``inner``).
 
     Args:
         inner: the client doing the work; every method not about retrying is delegated to it.
@@ -139,7 +140,7 @@ class RetryingClient(ChatCompletionClient):
     ) -> None:
         if max_retries < 0 or base_delay < 0 or max_delay < 0:
             raise ValueError("max_retries, base_delay and max_delay must be >= 0")
-        self.inner = inner
+        super().__init__(inner)
         self.max_retries = max_retries
         self.base_delay = base_delay
         self.max_delay = max_delay
@@ -287,29 +288,3 @@ class RetryingClient(ChatCompletionClient):
     async def aclose_inner(self) -> None:
         """Close ``inner`` regardless of ``close_inner`` (used by the owning provider)."""
         await self.inner.close()
-
-    def actual_usage(self) -> _RequestUsage:
-        return self.inner.actual_usage()
-
-    def total_usage(self) -> _RequestUsage:
-        return self.inner.total_usage()
-
-    def count_tokens(self, messages: Sequence[LLMMessage], *, tools: Sequence[Any] = []) -> int:
-        return self.inner.count_tokens(messages, tools=tools)
-
-    def remaining_tokens(self, messages: Sequence[LLMMessage], *, tools: Sequence[Any] = []) -> int:
-        return self.inner.remaining_tokens(messages, tools=tools)
-
-    @property
-    def capabilities(self) -> ModelCapabilities:  # type: ignore[override]
-        return self.inner.capabilities  # type: ignore[no-any-return]
-
-    @property
-    def model_info(self) -> ModelInfo:
-        return self.inner.model_info
-
-    def __getattr__(self, name: str) -> Any:
-        # Anything not defined here (provider-specific helpers) comes from the inner client.
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)

@@ -1,0 +1,47 @@
+"""Helpers for structured-artifact tests: the prepared portfolio-review run and valid/invalid objects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from autogen_pse.artifacts import ArtifactSchema, load_schema
+from autogen_pse.config import Settings
+from autogen_pse.hooks import task_module
+from autogen_pse.preparation import PrepareOutcome, ensure_prepared
+from autogen_pse.registry import TaskSpec, load_task
+
+ROOT = Path(__file__).resolve().parents[1]
+PORTFOLIO = ROOT / "tasks" / "portfolio-review"
+
+
+def portfolio(settings: Settings, vars: dict[str, str] | None = None) -> tuple[TaskSpec, PrepareOutcome, ArtifactSchema]:
+    task = load_task(settings.tasks_dir, "portfolio-review")
+    prep = ensure_prepared(task, settings.state_dir, vars or {})
+    schema = load_schema(task, facts=prep.prepared.facts, data=prep.prepared.data, vars=vars or {})
+    assert schema is not None
+    return task, prep, schema
+
+
+def valid_object(prep: PrepareOutcome) -> dict[str, Any]:
+    """A review object that follows the example policy (stop-loss → SELL, overweight → TRIM, …)."""
+    artifact = task_module(str(PORTFOLIO / "artifact.py"), "artifact")
+    example = task_module(str(PORTFOLIO / "example_review.py"), "example_review")
+    data, facts = prep.prepared.data, prep.prepared.facts
+    rows = example.action_rows(data)
+    actions = {}
+    for priority, (action, symbol, _amount, _why) in enumerate(rows, 1):
+        actions[symbol] = {"priority": priority, "action": action,
+                           "amount": artifact.amount_facts(symbol, action, facts)[0],
+                           "reason": "Follows the rule for this holding."}
+    return {
+        "summary": "The portfolio is concentrated in a few large holdings.",
+        "findings": {s: "Reviewed against the position cap and the loss rules." for s in data["symbols"]},
+        "actions": actions,
+        "next_steps": ["Place the orders and keep the proceeds as cash.", "Review again after the next close."],
+    }
+
+
+def as_json(obj: dict[str, Any]) -> str:
+    return json.dumps(obj)
