@@ -60,14 +60,15 @@ class Grounding:
         return kb_search
 
 
-def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *, model: str) -> Grounding:
-    """Ingest the task's changed knowledge and retrieve context for each role.
+def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *, remote: bool) -> Grounding:
+    """Ingest the task's changed knowledge and retrieve context for each role. ``remote`` is the
+    opened provider's answer to "do prompts leave this machine?" (it turns PII redaction on).
 
     Raises:
         UserError: Chroma unreachable, embedding model missing (one line naming the fix).
     """
     ground = Grounding(settings=settings, task=task)
-    if task.entry.redact_pii and model.startswith("openai:"):
+    if task.entry.redact_pii and remote:
         from .redact import Redactor
 
         ground.redactor = Redactor()

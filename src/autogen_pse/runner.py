@@ -128,10 +128,12 @@ async def execute(
     task, request = plan.task, plan.request
     store = store or TraceStore(settings)
     prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
-    ground: Grounding = prepare_grounding(task, prep.prepared, settings, model=plan.model)
     prices = PriceTable.from_settings(settings)
     provider = open_provider(plan.model, settings)
-    try:
+    try:  # redaction and pricing ask the opened provider, never the spelling of the spec
+        ground: Grounding = prepare_grounding(task, prep.prepared, settings, remote=provider.remote)
+        if not provider.priced:
+            prices.mark_free(provider.name)
         run_dir = store.create_run(plan.run_id)
         trace_sink = store.sink(plan.run_id)
     except BaseException:

@@ -32,10 +32,15 @@ class ModelProvider(abc.ABC):
         name: model id used for pricing and traces, e.g. ``"local:SmolLM2-135M-Instruct"``,
             ``"openai:gpt-4o-mini"``, ``"scripted:demo_pass.json"``.
         supports_tools: whether agents may be given tools (the model can emit tool calls).
+        remote: whether prompts leave this machine (PII redaction is decided by this, never by
+            how the spec was spelled). Defaults to True: a provider that does not say is remote.
+        priced: whether calls cost money (False: cost 0.0; True: looked up in the price table).
     """
 
     name: str
     supports_tools: bool
+    remote: bool = True
+    priced: bool = True
 
     def __init__(self) -> None:
         self._clients: dict[str, ChatCompletionClient] = {}

@@ -351,6 +351,8 @@ class LocalProvider(ModelProvider):
     missing or broken file fails before the run starts."""
 
     supports_tools = False
+    remote = False
+    priced = False
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()

@@ -145,10 +145,14 @@ def _client_cls() -> type:
 
 class OpenAIProvider(ModelProvider):
     """Provider for ``openai:<model>``; one HTTP client per role, each wrapped in retries.
+    Always ``remote`` (even on a loopback URL: the text leaves the process) and ``priced``.
 
     Raises:
         UserError: no ``OPENAI_API_KEY``, empty model name, bad ``PSE_OPENAI_MODEL_INFO``.
     """
+
+    remote = True
+    priced = True
 
     def __init__(self, model: str, settings: Settings, **retry_overrides: Any) -> None:
         super().__init__()
