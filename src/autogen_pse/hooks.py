@@ -78,7 +78,8 @@ class Prepared(BaseModel):
 
     task_text: str
     facts: dict[str, Fact] = Field(default_factory=dict)
-    data: dict[str, Any] = Field(default_factory=dict, description="Extra structured inputs for checks")
+    data: dict[str, Any] = Field(default_factory=dict, description="Extra structured inputs for checks; "
+                                 "data['warnings'] (list of str) is shown to the user and recorded in the trace")
 
 
 @dataclass(frozen=True)

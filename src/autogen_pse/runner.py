@@ -20,7 +20,7 @@ from .cycle import CycleInputs, Limits, RunOutcome, run_cycles
 from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, StoreError, UserError
 from .events import EventEmitter, EventKind, EventSink
 from .grounding import Grounding, prepare_grounding
-from .preparation import PrepareOutcome, ensure_prepared
+from .preparation import PrepareOutcome, ensure_prepared, input_warnings
 from .registry import ROLES, TaskSpec, load_task
 from .store import TraceStore
 from .store.files import atomic_write_text
@@ -78,11 +78,12 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
     """Validate a request: task exists, model spec parses, template vars are complete.
 
     Raises:
-        UserError: unknown task, bad model spec, missing ``--var``, bad pricing file (nothing is written).
+        UserError: unknown task, bad model spec, unknown or missing ``--var``, bad pricing file (nothing is written).
     """
     from .models import validate_spec
 
     task = load_task(settings.tasks_dir, request.task)
+    task.check_vars(request.vars)
     model = request.model or settings.model
     validate_spec(model, settings)
     PriceTable.from_settings(settings)  # a bad PSE_PRICING_FILE is a user error before anything runs
@@ -150,6 +151,8 @@ async def execute(
         if prep.out_dir is not None:
             emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
                                               "facts_path": str(prep.facts_path)})
+        for warning in input_warnings(prep.prepared):
+            emitter.emit(EventKind.WARNING, {"message": warning})
         for record in ground.retrievals:
             emitter.emit(EventKind.RETRIEVAL, record)
         checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,

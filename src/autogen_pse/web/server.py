@@ -6,7 +6,7 @@ import argparse
 import logging
 from collections.abc import Sequence
 
-from autogen_pse.config import Settings
+from autogen_pse.config import load_settings
 from autogen_pse.errors import EXIT_USER_ERROR, UserError
 from autogen_pse.web.security import check_bind
 
@@ -30,9 +30,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     args = parse_args(argv)
     updates = {k: v for k, v in (("web_host", args.host), ("web_port", args.port)) if v is not None}
-    settings = Settings().model_copy(update=updates)
-    token = settings.web_token.get_secret_value() if settings.web_token is not None else None
     try:
+        settings = load_settings().model_copy(update=updates)
+        token = settings.web_token.get_secret_value() if settings.web_token is not None else None
         check_bind(settings.web_host, token)
     except UserError as exc:
         logging.basicConfig(level=logging.ERROR, format="%(message)s")
