@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .claims import Evidence, Ledger, Verifier, build_ledger, ledger_checks
 from .errors import PseError, RunError
 from .facts import FACT_REF, render, unknown_fact_check
 from .hooks import CheckContext, CheckResult, Fact, Sanitized
 from .registry import TaskSpec
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 
 class Checker:
@@ -28,8 +31,10 @@ class Checker:
         data: dict[str, Any],
         workspace: Path,
         vars: dict[str, str],
+        settings: Settings | None = None,
     ) -> None:
         self._task = task
+        self._settings = settings
         self._facts = facts
         self._data = data
         self._workspace = workspace
@@ -96,6 +101,7 @@ class Checker:
             workspace=self._workspace,
             task_dir=self._task.dir,
             vars=self._vars,
+            settings=self._settings,
         )
 
     def _call(self, hook: str, fn: Any, ctx: CheckContext) -> Any:

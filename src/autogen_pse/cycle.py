@@ -176,7 +176,7 @@ class CycleLoop:
             emit(EventKind.LEDGER, ledger_payload(inp.checker.ledger, "cycle"), cycle=index)
         agent_outcome = verdict.outcome
         bad = failed(results)
-        merged = merge_checks(verdict, [(r.name, r.severity, r.detail) for r in bad])
+        merged = merge_checks(verdict, bad)
         if merged.outcome is not agent_outcome:
             origin = "checks"
         self.evaluator_pass = agent_outcome is Outcome.PASS and origin != "declared"

@@ -21,11 +21,15 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from .errors import UserError
+from .verdict import Reason
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 Severity = Literal["error", "warning"]
 
@@ -49,12 +53,14 @@ class Fact(BaseModel):
 
 
 class CheckResult(BaseModel):
-    """Outcome of one programmatic check."""
+    """Outcome of one programmatic check. ``reason`` is what a failing error check makes of an
+    evaluator's PASS (PARTIAL with this reason); unset: DATA_MISMATCH. Never guessed from ``name``."""
 
     name: str
     ok: bool
     severity: Severity = "error"
     detail: str = ""
+    reason: Reason | None = None
     claims_checked: int = 0
     claims_supported: int = 0
     unsupported: list[str] = Field(default_factory=list)
@@ -100,6 +106,7 @@ class CheckContext:
     task_dir: Path
     vars: dict[str, str] = field(default_factory=dict)
     raw_artifact: str = ""
+    settings: Settings | None = None  # the run's settings (tool isolation, timeouts); None outside a run
 
 
 def task_module(anchor: str, name: str) -> ModuleType:

@@ -156,7 +156,7 @@ async def execute(
         for record in ground.retrievals:
             emitter.emit(EventKind.RETRIEVAL, record)
         checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
-                          vars=request.vars)
+                          vars=request.vars, settings=settings)
         tools = _tools(task, workspace, settings, provider.supports_tools, ground, emitter)
         inputs = CycleInputs(
             task=task, task_text=ground.redact(prep.prepared.task_text), provider=provider, emitter=emitter,

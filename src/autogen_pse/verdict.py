@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from enum import StrEnum
+from typing import Protocol
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
@@ -201,40 +203,32 @@ def format_trailer(verdict: Verdict) -> str:
     return "```verdict\n" + verdict.model_dump_json().replace("`", "\\u0060") + "\n```"
 
 
-def merge_checks(verdict: Verdict, failed_details: list[tuple[str, str, str]]) -> Verdict:
+class FailedCheck(Protocol):
+    """What :func:`merge_checks` reads of a failing check (a :class:`~autogen_pse.hooks.CheckResult`)."""
+
+    name: str
+    severity: str
+    detail: str
+    reason: Reason | None
+
+
+def merge_checks(verdict: Verdict, failed: Sequence[FailedCheck]) -> Verdict:
     """Merge failing programmatic checks into a verdict.
 
     Args:
         verdict: the evaluator's verdict.
-        failed_details: ``(check_name, severity, detail)`` for each failing check; severity
-            ``"error"`` downgrades, ``"warning"`` only adds an issue.
+        failed: the failing checks; severity ``"error"`` downgrades, ``"warning"`` only adds an issue.
 
-    A PASS with an error-severity failure becomes PARTIAL; the reason is taken from the first
-    error check's name when it maps to a reason (``tests`` → TEST_FAILURE, ``rules`` →
-    RULE_VIOLATION, ``format`` → FORMAT_ISSUE, ``coverage`` → INCOMPLETE), else DATA_MISMATCH.
-    FAIL and BLOCKED are never upgraded.
+    A PASS with an error-severity failure becomes PARTIAL with the first error check's own
+    ``reason`` (DATA_MISMATCH when it gives none; never guessed from its name). FAIL and BLOCKED
+    are never upgraded.
     """
-    if not failed_details:
+    if not failed:
         return verdict
-    issues = list(verdict.issues) + [f"[check {name}] {detail}" for name, _sev, detail in failed_details]
-    errors = [name for name, sev, _ in failed_details if sev == "error"]
+    issues = list(verdict.issues) + [f"[check {r.name}] {r.detail}" for r in failed]
+    errors = [r for r in failed if r.severity == "error"]
     outcome, reason = verdict.outcome, verdict.reason
     if errors and outcome is Outcome.PASS:
         outcome = Outcome.PARTIAL
-        reason = _reason_for_check(errors[0])
+        reason = errors[0].reason or Reason.DATA_MISMATCH
     return verdict.model_copy(update={"outcome": outcome, "reason": reason, "issues": issues})
-
-
-def _reason_for_check(name: str) -> Reason:
-    lowered = name.lower()
-    for key, reason in (
-        ("test", Reason.TEST_FAILURE),
-        ("rule", Reason.RULE_VIOLATION),
-        ("format", Reason.FORMAT_ISSUE),
-        ("structure", Reason.FORMAT_ISSUE),
-        ("coverage", Reason.INCOMPLETE),
-        ("section", Reason.INCOMPLETE),
-    ):
-        if key in lowered:
-            return reason
-    return Reason.DATA_MISMATCH
