@@ -37,7 +37,7 @@ from .registry import TaskSpec
 from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
-STOP_GRACE = 3.0  # seconds an external stop waits for the current turn before cancelling it
+STOP_GRACE = 1.0  # seconds a stop waits for the cancelled turn to wind down before abandoning it
 
 
 @dataclass(frozen=True)
@@ -160,9 +160,10 @@ class CycleLoop:
             context=inp.context,
             max_turns=inp.limits.max_turns,
         )
+        token = CancellationToken()  # cancelled on a stop: model calls, retry waits and tools end at once
         try:
-            await self._guarded(self._chat(team, text, index, cycle_usage), team)
-            verdict, origin = await self._read_verdict(team, index, cycle_usage)
+            await self._guarded(self._chat(team, text, index, cycle_usage, token), team, token)
+            verdict, origin = await self._read_verdict(team, index, cycle_usage, token)
         finally:  # calls of an interrupted cycle still count in the run's usage
             inp.usage.merge(cycle_usage)
         self._update_artifact(team)
@@ -197,22 +198,23 @@ class CycleLoop:
                                         "artifact_chars": len(self.artifact)}, cycle=index)
         return merged
 
-    async def _chat(self, team: Team, text: str, index: int, usage: UsageTotals) -> None:
-        async for item in team.team.run_stream(task=text):
+    async def _chat(self, team: Team, text: str, index: int, usage: UsageTotals, token: CancellationToken) -> None:
+        async for item in team.team.run_stream(task=text, cancellation_token=token):
             if isinstance(item, TaskResult):
                 break
             if isinstance(item, BaseChatMessage) and item.source == "user":
                 continue  # the task text is already in cycle_started
             self._emit_item(item, index, usage)
 
-    async def _read_verdict(self, team: Team, index: int, usage: UsageTotals) -> tuple[Verdict, str]:
+    async def _read_verdict(self, team: Team, index: int, usage: UsageTotals,
+                            token: CancellationToken) -> tuple[Verdict, str]:
         state = team.state
         if state.verdict is not None:
             return state.verdict, "declared" if state.declared_by else "evaluator"
         if state.malformed_text is not None:
             error = _parse_error(state.malformed_text)
             if state.turns < self.inp.limits.max_turns:
-                reply = await self._guarded(self._reask(team, error, index, usage), team)
+                reply = await self._guarded(self._reask(team, error, index, usage, token), team, token)
                 try:
                     return parse_trailer(reply), "evaluator"
                 except VerdictParseError as exc:
@@ -224,11 +226,11 @@ class CycleLoop:
                        issues=[f"the turn cap ({self.inp.limits.max_turns} turns) was reached before a verdict"],
                        summary="No verdict within the turn cap."), "turn_cap"
 
-    async def _reask(self, team: Team, error: str, index: int, usage: UsageTotals) -> str:
+    async def _reask(self, team: Team, error: str, index: int, usage: UsageTotals, token: CancellationToken) -> str:
         evaluator = team.agents["evaluator"]
         ask = TextMessage(content=REASK_TEXT.format(error=error), source="user")
         reply = ""
-        async for item in evaluator.on_messages_stream([ask], CancellationToken()):
+        async for item in evaluator.on_messages_stream([ask], token):
             if isinstance(item, Response):
                 self._emit_item(item.chat_message, index, usage)
                 if isinstance(item.chat_message, TextMessage):
@@ -238,8 +240,10 @@ class CycleLoop:
         team.state.turns += 1
         return reply
 
-    async def _guarded(self, coro: Any, team: Team) -> Any:
-        """Run ``coro`` until done, an external stop or the run deadline (then stop it)."""
+    async def _guarded(self, coro: Any, team: Team, token: CancellationToken) -> Any:
+        """Run ``coro`` until done, an external stop or the run deadline. Then ``token`` is cancelled
+        (a tool's sandbox is killed, a model call or a Retry-After wait ends) and the turn gets
+        :data:`STOP_GRACE` seconds to wind down before it is abandoned."""
         task = asyncio.ensure_future(coro)
         stop_wait = asyncio.ensure_future(self.inp.stop.wait())
         try:
@@ -251,6 +255,7 @@ class CycleLoop:
             why = "cancelled" if stop_wait in done else "timeout"
             team.external.set()
             self.inp.provider.abort()
+            token.cancel()
             try:
                 await asyncio.wait_for(asyncio.shield(task), timeout=STOP_GRACE)
             except BaseException:

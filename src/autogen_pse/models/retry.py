@@ -211,7 +211,14 @@ class RetryingClient(ChatCompletionClient):
         extra_create_args: Mapping[str, Any] = {},
         cancellation_token: CancellationToken | None = None,
     ) -> CreateResult:
-        """``inner.create`` with retries. Raises :class:`ModelError` as described above."""
+        """``inner.create`` with retries. Raises :class:`ModelError` as described above; a
+        cancelled ``cancellation_token`` ends the call and any wait between attempts at once."""
+        if cancellation_token is not None:
+            call = asyncio.ensure_future(self.create(
+                messages, tools=tools, tool_choice=tool_choice, json_output=json_output,
+                extra_create_args=extra_create_args))
+            cancellation_token.link_future(call)
+            return await call
         try:
             async for attempt in self._retrying():
                 with attempt:
