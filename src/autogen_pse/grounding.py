@@ -48,7 +48,11 @@ class Grounding:
             emitter.emit(EventKind.RETRIEVAL, _record(role, query, partitions, hits, via="kb_search"),
                          cycle=emitter.current_cycle)
 
-        search = make_kb_search(self.settings, self.task.name, partitions, on_hits=record)
+        def failed(query: str, message: str) -> None:  # recorded, never mistaken for "no matches"
+            emitter.emit(EventKind.WARNING, {"message": f"kb_search by {role} failed: {message}"},
+                         cycle=emitter.current_cycle)
+
+        search = make_kb_search(self.settings, self.task.name, partitions, on_hits=record, on_error=failed)
         if self.redactor is None:
             return search
 
@@ -65,7 +69,8 @@ def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *,
     opened provider's answer to "do prompts leave this machine?" (it turns PII redaction on).
 
     Raises:
-        UserError: Chroma unreachable, embedding model missing (one line naming the fix).
+        ServiceError: the Chroma server is unreachable (exit 3).
+        UserError: embedding model missing (one line naming the fix).
     """
     ground = Grounding(settings=settings, task=task)
     if task.entry.redact_pii and remote:
