@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -51,8 +51,14 @@ class Settings(BaseSettings):
     local_max_tokens: int = Field(default=384, ge=1, description="Completion cap per local call (tokens)")
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     openai_api_key: SecretStr | None = Field(default=None, alias="OPENAI_API_KEY")
-    openai_timeout: float = Field(default=60.0, gt=0, description="Per-call timeout (seconds)")
-    openai_max_retries: int = Field(default=4, ge=0, description="Retries on connection/timeout/429/5xx")
+    openai_timeout: float = Field(default=600.0, gt=0, description="Per-call timeout (seconds); CPU servers "
+                                  "may need minutes per call (prompt evaluation alone took 85-186 s)")
+    openai_max_retries: int = Field(default=4, ge=0, description="Retries on connection/429/5xx (and timeouts, "
+                                    "with PSE_OPENAI_RETRY_TIMEOUTS)")
+    openai_retry_timeouts: bool = Field(default=False, description="Retry a call that timed out (off: the server "
+                                        "may still be working on it, and a retry would queue behind it)")
+    openai_max_tokens: dict[str, int] = Field(default_factory=dict, description='Completion caps per role, '
+                                              'e.g. {"specialist": 8192}; merged over the defaults')
     openai_stream: bool = False
     judge_model: str | None = Field(default=None, description="Model that reviews unverifiable claims "
                                     "(e.g. openai:gpt-4o-mini); unset: no judge")
@@ -95,6 +101,17 @@ class Settings(BaseSettings):
         description="The only folder a web client's scripted:<file.json> model may come from; "
                     "default: <project>/tests/fixtures/scripted",
     )
+
+    @field_validator("openai_max_tokens")
+    @classmethod
+    def _role_caps(cls, caps: dict[str, int]) -> dict[str, int]:
+        roles = ("planner", "specialist", "evaluator")
+        for role, cap in caps.items():
+            if role not in roles:
+                raise ValueError(f"unknown role {role!r}; use {', '.join(roles)}")
+            if cap < 1:
+                raise ValueError(f"{role}: a completion cap must be >= 1")
+        return caps
 
     @property
     def scripted_web_dir(self) -> Path:

@@ -273,7 +273,7 @@ class CycleLoop:
         u = payload.get("usage")
         if u is not None:
             payload["usage"] = usage.add(payload["source"], u["prompt_tokens"], u["completion_tokens"])
-            for warning in usage.pop_warnings():
+            for warning in [*usage.pop_warnings(), *self.inp.provider.take_notices()]:
                 self.inp.emitter.emit(EventKind.WARNING, {"message": warning}, cycle=index)
         self.inp.emitter.emit(kind, payload, cycle=index)
 

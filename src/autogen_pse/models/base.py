@@ -44,6 +44,7 @@ class ModelProvider(abc.ABC):
 
     def __init__(self) -> None:
         self._clients: dict[str, ChatCompletionClient] = {}
+        self._notices: list[str] = []
 
     def client_for(self, role: str) -> ChatCompletionClient:
         """The client for ``role`` (planner | specialist | evaluator); the same object on every
@@ -61,6 +62,16 @@ class ModelProvider(abc.ABC):
     @abc.abstractmethod
     def _make_client(self, role: str) -> ChatCompletionClient:
         """Build the client for ``role`` (called once per role)."""
+
+    def take_notices(self) -> list[str]:
+        """Warnings about model calls since the last call (e.g. a reply cut at the completion
+        limit), each once; the cycle loop records them as ``warning`` events."""
+        taken, self._notices = self._notices, []
+        return taken
+
+    def notice(self, text: str) -> None:
+        """Queue a warning for :meth:`take_notices`."""
+        self._notices.append(text)
 
     def abort(self) -> None:  # noqa: B027 - optional hook, deliberately not abstract
         """Stop model calls in progress as soon as the backend allows (a run is being stopped).

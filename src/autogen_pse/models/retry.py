@@ -116,6 +116,8 @@ class RetryingClient(ChatCompletionClient):
         on_retry: called as ``on_retry(attempt, kind, delay_seconds)`` before each wait.
         close_inner: whether :meth:`close` closes ``inner`` (providers pass ``False`` and close
             it themselves through :meth:`aclose_inner`).
+        retry_timeouts: whether a timed-out call is retried (a slow server may still be working
+            on it: the retry would queue behind the abandoned request).
 
     Attributes:
         retries: retries made so far (all calls); ``waits``: the delays waited, in order.
@@ -136,6 +138,7 @@ class RetryingClient(ChatCompletionClient):
         secrets: Sequence[str] = (),
         on_retry: RetryCallback | None = None,
         close_inner: bool = True,
+        retry_timeouts: bool = True,
     ) -> None:
         if max_retries < 0 or base_delay < 0 or max_delay < 0:
             raise ValueError("max_retries, base_delay and max_delay must be >= 0")
@@ -149,6 +152,7 @@ class RetryingClient(ChatCompletionClient):
         self._secrets = tuple(s for s in secrets if s)
         self.on_retry = on_retry
         self._close_inner = close_inner
+        self._retry_timeouts = retry_timeouts
         self.retries = 0
         self.waits: list[float] = []
 
@@ -177,15 +181,22 @@ class RetryingClient(ChatCompletionClient):
         return AsyncRetrying(
             stop=stop_after_attempt(self.max_retries + 1),
             wait=self._wait,
-            retry=retry_if_exception(lambda e: classify(e) is not None),
+            retry=retry_if_exception(self._transient),
             sleep=self._sleep,
             before_sleep=self._before_sleep,
             reraise=True,
         )
 
+    def _transient(self, exc: BaseException) -> bool:
+        kind = classify(exc)
+        return kind is not None and (kind != "timeout" or self._retry_timeouts)
+
     def _final_error(self, exc: BaseException) -> BaseException:
         """The error to raise once retrying stops on ``exc``."""
         kind = classify(exc)
+        if kind == "timeout" and not self._retry_timeouts:
+            return ModelError(f"model call timed out (not retried: the server may still be working on it); "
+                              f"{self._hint}")
         if kind is not None:
             attempts = self.max_retries + 1
             return ModelError(f"model call failed after {attempts} attempts: {kind}; {self._hint}")
