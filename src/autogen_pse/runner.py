@@ -225,7 +225,9 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         verified = verdict is not None and verdict.outcome is Outcome.PASS and checks_ok
         artifact_path = run_dir / "artifact.md"
         atomic_write_text(run_dir / "artifact.raw.md", outcome.raw_artifact)
-        atomic_write_text(artifact_path, ground.restore(sanitized.artifact))
+        final_text = ground.restore(sanitized.artifact)
+        mark = "" if verified else _unverified_mark(verdict, final_checks)
+        atomic_write_text(artifact_path, mark + final_text)
         open_issues = [] if verified else [*outcome.artifact_issues,
                                             *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
         emitter.emit(EventKind.ARTIFACT, {
@@ -244,6 +246,16 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         "artifact_path": result.artifact_path, "verified": result.verified,
     })
     return result
+
+
+def _unverified_mark(verdict: Verdict | None, checks: list[Any]) -> str:
+    """The first lines of an unverified ``artifact.md``: a reader of the file alone must see it."""
+    why = (f"the run ended {verdict.outcome.value} / {verdict.reason.value}" if verdict
+           else "the run ended without a verdict")
+    failing = [r.name for r in checks if not r.ok and r.severity == "error"]
+    if failing:
+        why += f"; failing checks: {', '.join(failing)}"
+    return f"> **UNVERIFIED** — this artifact did not pass verification ({why}). See the run's trace.\n\n"
 
 
 async def run_task(request: RunRequest, settings: Settings, *, sinks: list[EventSink] | None = None,
