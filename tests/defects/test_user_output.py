@@ -76,3 +76,46 @@ def test_the_server_log_holds_its_own_lines_not_message_contents(tmp_path: Path)
     assert lines < 60, quiet[-3000:]
     loud, _ = _serve(tmp_path / "loud", "--log-autogen")  # asked for: AutoGen's lines are there
     assert "quicksort" in loud.lower()
+
+
+def test_clip_cuts_at_a_word_with_an_ellipsis() -> None:
+    from autogen_pse.console import clip
+
+    text = "the weight of AAPL is written as 47.85% but the fact says 43.85% " * 10
+    cut = clip(text, 200)
+    assert len(cut) <= 200 and cut.endswith("…") and text.startswith(cut[:-1])
+    assert text[len(cut) - 1] == " "  # cut at a word boundary, not mid-word
+    assert clip("short", 200) == "short"
+
+
+def test_trace_listing_fits_80_columns_and_show_full_keeps_everything(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from tests.scripting import PLAN, RUN_TOOLS, review, write_files
+
+    long_issue = "The duplicates case fails because " + "the pivot is counted once only and " * 12 + "so on."
+    doc = {"planner": [PLAN], "specialist": [write_files(), "Both files are written."],
+           "evaluator": [RUN_TOOLS, review("PARTIAL", "TEST_FAILURE", [long_issue])]}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PSE_TRACES_DIR": str(tmp_path / "traces"),
+           "PSE_STATE_DIR": str(tmp_path / "state"), "PSE_TOOL_ISOLATION": "none", "COLUMNS": "80"}
+
+    def cli(*args: str) -> str:
+        proc = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=300)
+        assert proc.returncode in (0, 1), proc.stderr
+        return proc.stdout
+
+    cli("run", "demo", "--model", f"scripted:{save(doc, tmp_path / 's.json')}", "--max-cycles", "1", "--quiet")
+    run_id = next(p.name for p in (tmp_path / "traces").iterdir() if p.is_dir())
+    listing = cli("trace", "-n", "5")
+    assert all(len(line) <= 80 for line in listing.splitlines()), listing
+    row = next(line for line in listing.splitlines() if run_id in line)
+    assert "demo" in row and ("PARTIAL" in row or "BLOCKED" in row)
+    shown = cli("trace", "show", run_id)
+    assert long_issue not in shown.replace("\n", " ") and "…" in shown
+    full = cli("trace", "show", run_id, "--full")
+    assert " ".join(long_issue.split()) in " ".join(full.split())
+    trace = json.loads((tmp_path / "traces" / run_id / "trace.json").read_text())
+    assert long_issue in trace["cycles"][0]["verdict"]["issues"]
