@@ -119,3 +119,17 @@ def test_trace_listing_fits_80_columns_and_show_full_keeps_everything(tmp_path: 
     assert " ".join(long_issue.split()) in " ".join(full.split())
     trace = json.loads((tmp_path / "traces" / run_id / "trace.json").read_text())
     assert long_issue in trace["cycles"][0]["verdict"]["issues"]
+
+
+def test_kb_search_on_a_fresh_checkout_ingests_by_itself(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PSE_TRACES_DIR": str(tmp_path / "traces"),
+           "PSE_STATE_DIR": str(tmp_path / "state"), "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
+    proc = subprocess.run([sys.executable, str(ROOT / "cli.py"), "kb", "search", "portfolio-review", "stop-loss",
+                           "--json"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    hits = json.loads(proc.stdout)
+    assert hits and "ingest first" not in proc.stdout + proc.stderr
