@@ -113,6 +113,13 @@ class Checker:
             raise RunError(f"{self._task.dir / (hook + '.py')}: {hook}() raised {type(exc).__name__}: {exc}") from exc
 
 
+def sanitize_repairs(evaluator_pass: bool, sanitized: Sanitized, after: list[CheckResult]) -> bool:
+    """The one rule for "PASS after sanitizing" (in a cycle and at the run's end): the evaluator
+    said PASS, the task's deterministic sanitize rules changed the artifact, and every
+    error-severity check passes on the sanitized artifact."""
+    return evaluator_pass and bool(sanitized.changes) and all_pass(after)
+
+
 def failed(results: list[CheckResult]) -> list[CheckResult]:
     return [r for r in results if not r.ok]
 

@@ -27,7 +27,7 @@ from autogen_core.tools import BaseTool
 
 from .agents import Team, build_team
 from .artifact import files_artifact, materialize_code_blocks, message_artifact
-from .checking import Checker, all_pass, failed, ledger_payload
+from .checking import Checker, all_pass, failed, ledger_payload, sanitize_repairs
 from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
 from .errors import StoreError
 from .events import EventEmitter, EventKind
@@ -184,9 +184,8 @@ class CycleLoop:
         if self.evaluator_pass and not all_pass(results) and inp.checker.has_sanitize:
             # Deterministic rules may repair what the checks found; accept only if every check passes.
             sanitized = await asyncio.to_thread(inp.checker.sanitize, rendered)
-            if sanitized.changes and all_pass(
-                await asyncio.to_thread(inp.checker.check, sanitized.artifact, raw=sanitized.artifact)
-            ):
+            after = await asyncio.to_thread(inp.checker.check, sanitized.artifact, raw=sanitized.artifact)
+            if sanitize_repairs(self.evaluator_pass, sanitized, after):
                 merged = verdict.model_copy(update={"issues": [
                     *verdict.issues, f"{len(sanitized.changes)} sanitize change(s) repair the failing checks"]})
                 origin = "sanitized"

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .checking import Checker, all_pass, grounding, ledger_payload
+from .checking import Checker, all_pass, grounding, ledger_payload, sanitize_repairs
 from .config import Settings
 from .cycle import CycleInputs, Limits, RunOutcome, run_cycles
 from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, StoreError, UserError
@@ -218,8 +218,8 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         if checker.ledger is not None:
             emitter.emit(EventKind.LEDGER, ledger_payload(checker.ledger, "final"))
         checks_ok = all_pass(final_checks)
-        if verdict is not None and verdict.outcome is not Outcome.PASS and outcome.evaluator_pass and checks_ok \
-                and sanitized.changes and outcome.limit is None:
+        if verdict is not None and verdict.outcome is not Outcome.PASS and outcome.limit is None \
+                and sanitize_repairs(outcome.evaluator_pass, sanitized, final_checks):
             verdict = Verdict(outcome=Outcome.PASS, reason=Reason.OK,
                               summary="PASS after deterministic sanitizing")
         verified = verdict is not None and verdict.outcome is Outcome.PASS and checks_ok

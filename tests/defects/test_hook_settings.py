@@ -66,3 +66,16 @@ def test_check_hooks_get_the_runs_settings(settings: Settings) -> None:
     checker._checks = lambda ctx: seen.append(ctx.settings) or []  # type: ignore[method-assign]
     checker.check("text")
     assert seen == [settings]
+
+
+def test_pass_after_sanitize_is_one_rule() -> None:
+    from autogen_pse.checking import sanitize_repairs
+    from autogen_pse.hooks import CheckResult, SanitizeChange, Sanitized
+
+    changed = Sanitized(artifact="x", changes=[SanitizeChange(rule="hold", before="SELL", after="HOLD")])
+    ok, bad = [CheckResult(name="claims", ok=True)], [CheckResult(name="claims", ok=False)]
+    warn = [CheckResult(name="unverifiable", ok=False, severity="warning")]
+    assert sanitize_repairs(True, changed, ok) and sanitize_repairs(True, changed, warn)
+    assert not sanitize_repairs(False, changed, ok)  # the evaluator did not say PASS
+    assert not sanitize_repairs(True, Sanitized(artifact="x"), ok)  # nothing was repaired
+    assert not sanitize_repairs(True, changed, bad)  # still failing after sanitizing
