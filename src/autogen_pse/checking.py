@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,9 +33,11 @@ class Checker:
         workspace: Path,
         vars: dict[str, str],
         settings: Settings | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         self._task = task
         self._settings = settings
+        self._cancel = cancel
         self._facts = facts
         self._data = data
         self._workspace = workspace
@@ -102,6 +105,7 @@ class Checker:
             task_dir=self._task.dir,
             vars=self._vars,
             settings=self._settings,
+            cancel=self._cancel,
         )
 
     def _call(self, hook: str, fn: Any, ctx: CheckContext) -> Any:

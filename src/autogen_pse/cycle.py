@@ -127,6 +127,8 @@ class CycleLoop:
                 raise
             except Exception as exc:  # the run ends with status error; completed cycles stay in the trace
                 return self._outcome("error", verdict, index, error=_error_line(exc))
+            if inp.stop.is_set():  # cancelled while the checks ran (their subprocesses were killed)
+                return self._outcome("cancelled", verdict, index, error="cancelled by request")
             outcome = verdict.outcome
             if outcome in (Outcome.PASS, Outcome.BLOCKED):
                 return self._outcome("finished", verdict, index)

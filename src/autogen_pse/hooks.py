@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -107,6 +108,7 @@ class CheckContext:
     vars: dict[str, str] = field(default_factory=dict)
     raw_artifact: str = ""
     settings: Settings | None = None  # the run's settings (tool isolation, timeouts); None outside a run
+    cancel: threading.Event | None = None  # set when the run is cancelled: give it to long subprocesses
 
 
 _SIGNATURES: dict[str, tuple[tuple[str, int, int, int], ...]] = {}  # module key → files it was loaded from

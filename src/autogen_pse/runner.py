@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,17 +156,23 @@ async def execute(
             emitter.emit(EventKind.WARNING, {"message": warning})
         for record in ground.retrievals:
             emitter.emit(EventKind.RETRIEVAL, record)
+        stop = stop or asyncio.Event()
+        cancel = threading.Event()  # the stop, for hooks running subprocesses in worker threads
         checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
-                          vars=request.vars, settings=settings)
+                          vars=request.vars, settings=settings, cancel=cancel)
         tools = _tools(task, workspace, settings, provider.supports_tools, ground, emitter)
         inputs = CycleInputs(
             task=task, task_text=ground.redact(prep.prepared.task_text), provider=provider, emitter=emitter,
             checker=checker, workspace=workspace, limits=plan.limits, usage=usage, tools=tools,
-            context={r: ground.redact(ground.context.get(r, "")) for r in ROLES}, stop=stop or asyncio.Event(),
+            context={r: ground.redact(ground.context.get(r, "")) for r in ROLES}, stop=stop,
             output_cap=settings.tool_output_cap,
         )
-        outcome = await run_cycles(inputs)
-        return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage)
+        bridge = asyncio.ensure_future(_when_set(stop, cancel))
+        try:
+            outcome = await run_cycles(inputs)
+            return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage)
+        finally:
+            bridge.cancel()
     except Exception as exc:  # a hook or store failure after the run began: end the trace as error
         if not trace_sink.closed:
             try:
@@ -246,6 +253,11 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         "artifact_path": result.artifact_path, "verified": result.verified,
     })
     return result
+
+
+async def _when_set(stop: asyncio.Event, cancel: threading.Event) -> None:
+    await stop.wait()
+    cancel.set()
 
 
 def _unverified_mark(verdict: Verdict | None, checks: list[Any]) -> str:

@@ -34,6 +34,7 @@ def checks(ctx: CheckContext) -> list[CheckResult]:
         ctx.workspace,
         settings.tool_timeout if settings is not None else PYTEST_TIMEOUT,
         isolation=settings.tool_isolation if settings is not None else "bwrap",
+        cancel=ctx.cancel,  # a cancelled run kills pytest at once
     )
     if not found.ran:
         results.append(CheckResult(name="tests", ok=False, reason=Reason.NEEDS_INPUT,

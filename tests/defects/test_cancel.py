@@ -143,3 +143,33 @@ def test_ctrl_c_during_a_tool_exits_within_2s_without_leftovers(tmp_path: Path) 
     assert code == 1 and "Traceback" not in err, (code, out, err)
     assert elapsed < LIMIT, f"Ctrl-C took {elapsed:.2f} s"
     assert _processes_in(tmp_path / "traces") == []
+
+
+@pytest.mark.timeout(120)
+async def test_cancel_during_the_programmatic_checks_ends_within_2s(settings: Settings, tmp_path: Path) -> None:
+    """The demo's own pytest check (after the evaluator's PASS) hangs: a cancel kills it too."""
+    from tests.scripting import QUICKSORT_OK, review
+
+    hang = "import time\n\ndef test_hangs():\n    time.sleep(120)\n"
+    doc = {"planner": [PLAN],
+           "specialist": [{"tool_calls": [
+               {"name": "write_file", "arguments": {"path": "quicksort.py", "content": QUICKSORT_OK}},
+               {"name": "write_file", "arguments": {"path": "test_quicksort.py", "content": hang}}]}, "Written."],
+           "evaluator": [review("PASS")]}
+    s = settings.model_copy(update={"tool_isolation": "none", "tool_timeout": 90.0, "max_cycles": 1})
+    stop = asyncio.Event()
+    run = asyncio.create_task(run_task(RunRequest(task="demo", model=f"scripted:{save(doc, tmp_path / 'c.json')}"),
+                                       s, stop=stop))
+    for _ in range(600):
+        if _processes_in(s.traces_dir):
+            break
+        await asyncio.sleep(0.05)
+    assert _processes_in(s.traces_dir), "the check's pytest never started"
+    await asyncio.sleep(1.0)
+    t0 = time.monotonic()
+    stop.set()
+    result = await asyncio.wait_for(run, 60)
+    assert time.monotonic() - t0 < LIMIT, f"cancel took {time.monotonic() - t0:.2f} s"
+    assert result.status == "cancelled" and not result.verified
+    await asyncio.sleep(0.2)
+    assert _processes_in(s.traces_dir) == [] and _defunct_children() == []

@@ -12,6 +12,7 @@ import functools
 import inspect
 import json
 import re
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
@@ -120,15 +121,17 @@ def pytest_outcome(
     output_cap: int = 64_000,
     toolchain: Toolchain | None = None,
     isolation: str = DEFAULT_ISOLATION,
+    cancel: threading.Event | None = None,
 ) -> PytestOutcome:
     """Run ``python -m pytest -q`` in ``workspace`` (blocking), in the sandbox by default.
 
     ``passed`` only for exit code 0 without timeout or error (exit code 5 "no tests collected" is
-    *not* a pass); ``summary`` is pytest's summary line or the error.
+    *not* a pass); ``summary`` is pytest's summary line or the error. ``cancel`` (set from another
+    thread) kills the run at once.
     """
     try:
         res = run_command(PYTEST_BASE, workspace=workspace, timeout=timeout, output_cap=output_cap,
-                          toolchain=toolchain, isolation=isolation)  # fmt: skip
+                          toolchain=toolchain, isolation=isolation, cancel=cancel)  # fmt: skip
     except ToolError as exc:
         return PytestOutcome(False, f"ERROR: {exc}", False)
     summary = pytest_summary(res)
