@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .tools.files import write_file
 from .tools.paths import ToolError
-from .verdict import try_parse
+from .verdict import trailer_start
 
 _BLOCK = re.compile(r"```[ \t]*(?P<info>[^\n`]*)\n(?P<body>.*?)```", re.DOTALL)
 _FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]+$")
@@ -21,9 +21,8 @@ MAX_ARTIFACT_FILE = 64_000  # characters of one workspace file shown in the arti
 
 def message_artifact(text: str) -> str:
     """The specialist's message without a trailing verdict block (a declared BLOCKED)."""
-    if try_parse(text) is None:
-        return text.strip()
-    return text[: text.rfind("```verdict")].rstrip()
+    start = trailer_start(text)
+    return text.strip() if start is None else text[:start].rstrip()
 
 
 def code_blocks_with_names(text: str) -> dict[str, str]:

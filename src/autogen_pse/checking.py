@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .claims import Evidence, Ledger, Verifier, build_ledger, ledger_checks
 from .errors import PseError, RunError
 from .facts import FACT_REF, render, unknown_fact_check
 from .hooks import CheckContext, CheckResult, Fact, Sanitized
 from .registry import TaskSpec
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 
 class Checker:
@@ -28,8 +32,12 @@ class Checker:
         data: dict[str, Any],
         workspace: Path,
         vars: dict[str, str],
+        settings: Settings | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         self._task = task
+        self._settings = settings
+        self._cancel = cancel
         self._facts = facts
         self._data = data
         self._workspace = workspace
@@ -96,6 +104,8 @@ class Checker:
             workspace=self._workspace,
             task_dir=self._task.dir,
             vars=self._vars,
+            settings=self._settings,
+            cancel=self._cancel,
         )
 
     def _call(self, hook: str, fn: Any, ctx: CheckContext) -> Any:
@@ -105,6 +115,13 @@ class Checker:
             raise
         except Exception as exc:
             raise RunError(f"{self._task.dir / (hook + '.py')}: {hook}() raised {type(exc).__name__}: {exc}") from exc
+
+
+def sanitize_repairs(evaluator_pass: bool, sanitized: Sanitized, after: list[CheckResult]) -> bool:
+    """The one rule for "PASS after sanitizing" (in a cycle and at the run's end): the evaluator
+    said PASS, the task's deterministic sanitize rules changed the artifact, and every
+    error-severity check passes on the sanitized artifact."""
+    return evaluator_pass and bool(sanitized.changes) and all_pass(after)
 
 
 def failed(results: list[CheckResult]) -> list[CheckResult]:

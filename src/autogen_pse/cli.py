@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .config import Settings
+from .config import Settings, load_settings
 from .errors import EXIT_USER_ERROR, PseError, UserError
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ out = Console(highlight=False)
 
 
 def _settings() -> Settings:
-    return Settings()
+    return load_settings()
 
 
 def _parse_vars(pairs: list[str]) -> dict[str, str]:
@@ -124,7 +124,7 @@ def prepare(
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE (repeatable)")] = None,
 ) -> None:
     """Compute TASK's facts and prepared task text now (a run also does it when inputs are newer)."""
-    from .preparation import ensure_prepared
+    from .preparation import ensure_prepared, input_warnings
     from .registry import load_task
 
     settings = _settings()
@@ -132,6 +132,8 @@ def prepare(
     outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True)
     where = outcome.out_dir or "(no prepare hook: the task text comes from task.md)"
     out.print(f"prepared {task}: {len(outcome.prepared.facts)} facts → {where}")
+    for warning in input_warnings(outcome.prepared):
+        out.print(f"[yellow]warning:[/] {escape(warning)}")
 
 
 def recover_interrupted(store: TraceStore) -> list[str]:

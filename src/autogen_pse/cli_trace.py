@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated, Any
 
@@ -12,10 +13,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from .config import Settings
-from .console import OUTCOME_STYLE
+from .console import OUTCOME_STYLE, clip
 
 trace_app = typer.Typer(help="Audit runs: list (default), show RUN_ID, reindex.", invoke_without_command=True)
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+# a terminal's (or $COLUMNS') width; 160 when piped
+out = Console(highlight=False, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160)
+NARROW = 120  # below this width the listing drops model, status, cycles and cost
 
 
 def _store() -> Any:
@@ -49,6 +52,18 @@ def trace_list(
     if json_out:
         out.print_json(json.dumps({"data": [r.model_dump() for r in page.data], "count": page.count}))
         return
+    if out.width < NARROW:  # 80 columns: the run id whole, then what fits (details: trace show)
+        table = Table("run_id", "started (UTC)", "task", "result", "tokens", box=None, pad_edge=False)
+        for column in table.columns:
+            column.no_wrap = True
+        table.columns[2].overflow = "ellipsis"
+        for r in page.data:
+            result = _styled(r.verdict, OUTCOME_STYLE.get(r.verdict or "", "")) if r.verdict else escape(r.status)
+            table.add_row(r.run_id, r.started_at[5:16].replace("T", " "), escape(r.task), result,
+                          f"{r.prompt_tokens + r.completion_tokens:,}")
+        out.print(table)
+        out.print(f"[dim]{len(page.data)} of {page.count} runs[/]")
+        return
     table = Table("run_id", "started (UTC)", "task", "model", "status", "verdict", "cycles", "tokens", "cost")
     for column in table.columns[:2]:
         column.no_wrap = True
@@ -66,11 +81,16 @@ def trace_list(
 def trace_show(
     run_id: Annotated[str, typer.Argument(help="Run id (see `pse trace`)")],
     json_out: Annotated[bool, typer.Option("--json", help="Print trace.json")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Whole messages, check details and issues (no cut)")] = False,
 ) -> None:
-    """Show one run: cycles, verdicts, checks, usage."""
+    """Show one run: cycles, verdicts, checks, usage (long texts cut at a word with "…"; --full: whole)."""
     from .store.ids import validate_run_id
 
     doc = _store().load_trace(validate_run_id(run_id))
+
+    def cut(text: str, limit: int) -> str:
+        return text if full else clip(text, limit)
+
     if json_out:
         out.print_json(json.dumps(doc))
         return
@@ -81,11 +101,11 @@ def trace_show(
         v = cycle.get("verdict") or {}
         out.rule(f"cycle {cycle['index']} · {cycle['kind']} · {v.get('outcome', '—')} {v.get('reason', '')}")
         for m in cycle.get("messages", []):
-            out.print(f"[bold]{m['source']}[/] [dim]{m['type']}[/] {escape(_message_text(m)[:300])}")
+            out.print(f"[bold]{m['source']}[/] [dim]{m['type']}[/] {escape(cut(_message_text(m), 300))}")
         for c in cycle.get("checks", []):
-            out.print(f"  {'✓' if c['ok'] else '✗'} {c['name']}: {escape(c['detail'][:200])}")
+            out.print(f"  {'✓' if c['ok'] else '✗'} {c['name']}: {escape(cut(c['detail'], 200))}")
         for issue in v.get("issues", []):
-            out.print(f"  - {escape(issue[:300])}")
+            out.print(f"  - {escape(cut(issue, 300))}")
     u = doc.get("usage") or {}
     out.print(f"usage: {u.get('prompt_tokens', 0):,} prompt + {u.get('completion_tokens', 0):,} completion, "
               f"cost {u.get('cost')}")

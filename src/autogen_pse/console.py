@@ -16,6 +16,18 @@ OUTCOME_STYLE = {"PASS": "bold green", "PARTIAL": "bold yellow", "FAIL": "bold r
 PREVIEW = 600  # characters of a message shown live
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary, with "…" when cut (the
+    whole text stays in the trace; ``pse trace show --full`` prints it)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    cut = head.rstrip().rfind(" ")
+    if cut >= limit // 2:  # a word boundary not too far back; else a hard cut
+        head = head[:cut]
+    return head.rstrip(" ,;:") + "…"
+
+
 def err_console() -> Console:
     return Console(stderr=True, highlight=False)
 
@@ -85,13 +97,13 @@ class ConsoleSink:
 
     def _on_check(self, e: RunEvent, p: dict[str, Any]) -> None:
         mark = "[green]✓[/]" if p["ok"] else ("[red]✗[/]" if p["severity"] == "error" else "[yellow]![/]")
-        self.console.print(f"  {mark} check [bold]{p['name']}[/] ({p['phase']}): {escape(p['detail'][:200])}")
+        self.console.print(f"  {mark} check [bold]{p['name']}[/] ({p['phase']}): {escape(clip(p['detail'], 200))}")
 
     def _on_verdict(self, e: RunEvent, p: dict[str, Any]) -> None:
         style = OUTCOME_STYLE.get(p["outcome"], "bold")
         self.console.print(f"[{style}]verdict {p['outcome']}[/] / {p['reason']} [dim]({p['origin']})[/]")
         for n, issue in enumerate(p["issues"][:10], 1):
-            self.console.print(f"   {n}. {escape(issue[:300])}")
+            self.console.print(f"   {n}. {escape(clip(issue, 300))}")
 
     def _on_sanitized(self, e: RunEvent, p: dict[str, Any]) -> None:
         for c in p["changes"]:

@@ -29,7 +29,7 @@ from .agents import Team, build_team
 from .artifact import files_artifact, materialize_code_blocks, message_artifact
 from .artifacts import ArtifactSchema, try_render
 from .artifacts.constrained import StructuredClient
-from .checking import Checker, all_pass, failed, ledger_payload
+from .checking import Checker, all_pass, failed, ledger_payload, sanitize_repairs
 from .claims import Ledger
 from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
 from .errors import StoreError
@@ -42,7 +42,7 @@ from .registry import ROLES, TaskSpec
 from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
-STOP_GRACE = 3.0  # seconds an external stop waits for the current turn before cancelling it
+STOP_GRACE = 1.0  # seconds a stop waits for the cancelled turn to wind down before abandoning it
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,8 @@ class CycleLoop:
                 raise
             except Exception as exc:  # the run ends with status error; completed cycles stay in the trace
                 return self._outcome("error", verdict, index, error=_error_line(exc))
+            if inp.stop.is_set():  # cancelled while the checks ran (their subprocesses were killed)
+                return self._outcome("cancelled", verdict, index, error="cancelled by request")
             outcome = verdict.outcome
             if outcome in (Outcome.PASS, Outcome.BLOCKED):
                 return self._outcome("finished", verdict, index)
@@ -177,9 +179,10 @@ class CycleLoop:
             evaluator_context=EvidenceContext(self._evidence, compact=inp.compact),
             artifact_error=self._artifact_error if inp.schema is not None else None,
         )
+        token = CancellationToken()  # cancelled on a stop: model calls, retry waits and tools end at once
         try:
-            await self._guarded(self._chat(team, text, index, cycle_usage), team)
-            verdict, origin = await self._read_verdict(team, index, cycle_usage)
+            await self._guarded(self._chat(team, text, index, cycle_usage, token), team, token)
+            verdict, origin = await self._read_verdict(team, index, cycle_usage, token)
         finally:  # calls of an interrupted cycle still count in the run's usage
             inp.usage.merge(cycle_usage)
         self._update_artifact(team)
@@ -193,16 +196,15 @@ class CycleLoop:
             emit(EventKind.LEDGER, ledger_payload(inp.checker.ledger, "cycle"), cycle=index)
         agent_outcome = verdict.outcome
         bad = failed(results)
-        merged = merge_checks(verdict, [(r.name, r.severity, r.detail) for r in bad])
+        merged = merge_checks(verdict, bad)
         if merged.outcome is not agent_outcome:
             origin = "checks"
         self.evaluator_pass = agent_outcome is Outcome.PASS and origin != "declared"
         if self.evaluator_pass and not all_pass(results) and inp.checker.has_sanitize:
             # Deterministic rules may repair what the checks found; accept only if every check passes.
             sanitized = await asyncio.to_thread(inp.checker.sanitize, rendered)
-            if sanitized.changes and all_pass(
-                await asyncio.to_thread(inp.checker.check, sanitized.artifact, raw=sanitized.artifact)
-            ):
+            after = await asyncio.to_thread(inp.checker.check, sanitized.artifact, raw=sanitized.artifact)
+            if sanitize_repairs(self.evaluator_pass, sanitized, after):
                 merged = verdict.model_copy(update={"issues": [
                     *verdict.issues, f"{len(sanitized.changes)} sanitize change(s) repair the failing checks"]})
                 origin = "sanitized"
@@ -214,8 +216,8 @@ class CycleLoop:
                                         "artifact_chars": len(self.artifact)}, cycle=index)
         return merged
 
-    async def _chat(self, team: Team, text: str, index: int, usage: UsageTotals) -> None:
-        async for item in team.team.run_stream(task=text):
+    async def _chat(self, team: Team, text: str, index: int, usage: UsageTotals, token: CancellationToken) -> None:
+        async for item in team.team.run_stream(task=text, cancellation_token=token):
             if isinstance(item, TaskResult):
                 break
             if isinstance(item, BaseChatMessage) and item.source == "user":
@@ -281,7 +283,8 @@ class CycleLoop:
         return Evidence(artifact=rendered, report=check_report(results, self.inp.checker.ledger),
                         show_artifact=self.inp.schema is not None)
 
-    async def _read_verdict(self, team: Team, index: int, usage: UsageTotals) -> tuple[Verdict, str]:
+    async def _read_verdict(self, team: Team, index: int, usage: UsageTotals,
+                            token: CancellationToken) -> tuple[Verdict, str]:
         state = team.state
         if state.artifact_error is not None:
             return Verdict(outcome=Outcome.PARTIAL, reason=Reason.FORMAT_ISSUE,
@@ -293,7 +296,7 @@ class CycleLoop:
         if state.malformed_text is not None:
             error = _parse_error(state.malformed_text)
             if state.turns < self.inp.limits.max_turns:
-                reply = await self._guarded(self._reask(team, error, index, usage), team)
+                reply = await self._guarded(self._reask(team, error, index, usage, token), team, token)
                 try:
                     return parse_trailer(reply), "evaluator"
                 except VerdictParseError as exc:
@@ -305,11 +308,11 @@ class CycleLoop:
                        issues=[f"the turn cap ({self.inp.limits.max_turns} turns) was reached before a verdict"],
                        summary="No verdict within the turn cap."), "turn_cap"
 
-    async def _reask(self, team: Team, error: str, index: int, usage: UsageTotals) -> str:
+    async def _reask(self, team: Team, error: str, index: int, usage: UsageTotals, token: CancellationToken) -> str:
         evaluator = team.agents["evaluator"]
         ask = TextMessage(content=REASK_TEXT.format(error=error), source="user")
         reply = ""
-        async for item in evaluator.on_messages_stream([ask], CancellationToken()):
+        async for item in evaluator.on_messages_stream([ask], token):
             if isinstance(item, Response):
                 self._emit_item(item.chat_message, index, usage)
                 if isinstance(item.chat_message, TextMessage):
@@ -319,8 +322,10 @@ class CycleLoop:
         team.state.turns += 1
         return reply
 
-    async def _guarded(self, coro: Any, team: Team) -> Any:
-        """Run ``coro`` until done, an external stop or the run deadline (then stop it)."""
+    async def _guarded(self, coro: Any, team: Team, token: CancellationToken) -> Any:
+        """Run ``coro`` until done, an external stop or the run deadline. Then ``token`` is cancelled
+        (a tool's sandbox is killed, a model call or a Retry-After wait ends) and the turn gets
+        :data:`STOP_GRACE` seconds to wind down before it is abandoned."""
         task = asyncio.ensure_future(coro)
         stop_wait = asyncio.ensure_future(self.inp.stop.wait())
         try:
@@ -332,6 +337,7 @@ class CycleLoop:
             why = "cancelled" if stop_wait in done else "timeout"
             team.external.set()
             self.inp.provider.abort()
+            token.cancel()
             try:
                 await asyncio.wait_for(asyncio.shield(task), timeout=STOP_GRACE)
             except BaseException:
@@ -349,7 +355,7 @@ class CycleLoop:
         u = payload.get("usage")
         if u is not None:
             payload["usage"] = usage.add(payload["source"], u["prompt_tokens"], u["completion_tokens"])
-            for warning in usage.pop_warnings():
+            for warning in [*usage.pop_warnings(), *self.inp.provider.take_notices()]:
                 self.inp.emitter.emit(EventKind.WARNING, {"message": warning}, cycle=index)
         self.inp.emitter.emit(kind, payload, cycle=index)
 

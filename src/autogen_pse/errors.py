@@ -47,6 +47,10 @@ class RunError(PseError):
     exit_code = EXIT_RUN_ERROR
 
 
+class ServiceError(RunError):
+    """A service the run needs (the Chroma server) is unreachable: not the user's input. Exit code 3."""
+
+
 class ModelError(RunError):
     """The model provider failed (after retries) or a scripted reply list was exhausted."""
 

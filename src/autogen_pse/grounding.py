@@ -48,7 +48,11 @@ class Grounding:
             emitter.emit(EventKind.RETRIEVAL, _record(role, query, partitions, hits, via="kb_search"),
                          cycle=emitter.current_cycle)
 
-        search = make_kb_search(self.settings, self.task.name, partitions, on_hits=record)
+        def failed(query: str, message: str) -> None:  # recorded, never mistaken for "no matches"
+            emitter.emit(EventKind.WARNING, {"message": f"kb_search by {role} failed: {message}"},
+                         cycle=emitter.current_cycle)
+
+        search = make_kb_search(self.settings, self.task.name, partitions, on_hits=record, on_error=failed)
         if self.redactor is None:
             return search
 
@@ -60,14 +64,16 @@ class Grounding:
         return kb_search
 
 
-def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *, model: str) -> Grounding:
-    """Ingest the task's changed knowledge and retrieve context for each role.
+def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *, remote: bool) -> Grounding:
+    """Ingest the task's changed knowledge and retrieve context for each role. ``remote`` is the
+    opened provider's answer to "do prompts leave this machine?" (it turns PII redaction on).
 
     Raises:
-        UserError: Chroma unreachable, embedding model missing (one line naming the fix).
+        ServiceError: the Chroma server is unreachable (exit 3).
+        UserError: embedding model missing (one line naming the fix).
     """
     ground = Grounding(settings=settings, task=task)
-    if task.entry.redact_pii and model.startswith("openai:"):
+    if task.entry.redact_pii and remote:
         from .redact import Redactor
 
         ground.redactor = Redactor()

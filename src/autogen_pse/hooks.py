@@ -18,14 +18,19 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from .errors import UserError
+from .verdict import Reason
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 Severity = Literal["error", "warning"]
 
@@ -49,12 +54,14 @@ class Fact(BaseModel):
 
 
 class CheckResult(BaseModel):
-    """Outcome of one programmatic check."""
+    """Outcome of one programmatic check. ``reason`` is what a failing error check makes of an
+    evaluator's PASS (PARTIAL with this reason); unset: DATA_MISMATCH. Never guessed from ``name``."""
 
     name: str
     ok: bool
     severity: Severity = "error"
     detail: str = ""
+    reason: Reason | None = None
     claims_checked: int = 0
     claims_supported: int = 0
     unsupported: list[str] = Field(default_factory=list)
@@ -78,7 +85,8 @@ class Prepared(BaseModel):
 
     task_text: str
     facts: dict[str, Fact] = Field(default_factory=dict)
-    data: dict[str, Any] = Field(default_factory=dict, description="Extra structured inputs for checks")
+    data: dict[str, Any] = Field(default_factory=dict, description="Extra structured inputs for checks; "
+                                 "data['warnings'] (list of str) is shown to the user and recorded in the trace")
 
 
 @dataclass(frozen=True)
@@ -99,12 +107,33 @@ class CheckContext:
     task_dir: Path
     vars: dict[str, str] = field(default_factory=dict)
     raw_artifact: str = ""
+    settings: Settings | None = None  # the run's settings (tool isolation, timeouts); None outside a run
+    cancel: threading.Event | None = None  # set when the run is cancelled: give it to long subprocesses
+
+
+_SIGNATURES: dict[str, tuple[tuple[str, int, int, int], ...]] = {}  # module key → files it was loaded from
+
+
+def _signature(path: Path, package: bool) -> tuple[tuple[str, int, int, int], ...]:
+    """``(name, inode, mtime_ns, size)`` of the module's file, or of every ``.py`` file of the
+    package folder (recursively): any edit, atomic replace or new file changes it."""
+    files = sorted(path.parent.rglob("*.py")) if package else [path]
+    out = []
+    for file in files:
+        try:
+            st = file.stat()
+        except OSError:
+            continue
+        out.append((str(file), st.st_ino, st.st_mtime_ns, st.st_size))
+    return tuple(out)
 
 
 def task_module(anchor: str, name: str) -> ModuleType:
     """Import ``name`` — a ``name.py`` file or a ``name/`` package — from the folder of ``anchor``
     (a hook's ``__file__``). Task folders are not packages, so the module gets a private name
-    unique to its path, cached in ``sys.modules``.
+    unique to its path, cached in ``sys.modules`` — until one of its files changes: then it (and,
+    for a package, every submodule imported under it) is executed again, so a long-running server
+    never prepares or checks with a helper's old code.
 
     Raises:
         UserError: neither ``name.py`` nor ``name/__init__.py`` exists there.
@@ -114,12 +143,22 @@ def task_module(anchor: str, name: str) -> ModuleType:
     if not path.is_file():
         path, search = folder / name / "__init__.py", [str(folder / name)]
     key = f"pse_task_{name}_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}"
+    signature = _signature(path, search is not None)
     module = sys.modules.get(key)
+    if module is not None and _SIGNATURES.get(key) != signature:
+        for loaded in [k for k in sys.modules if k == key or k.startswith(key + ".")]:
+            del sys.modules[loaded]
+        module = None
     if module is None:
         spec = importlib.util.spec_from_file_location(key, path, submodule_search_locations=search)
         if spec is None or spec.loader is None or not path.is_file():
             raise UserError(f"{path}: cannot be imported (task module {name!r} is missing)")
         module = importlib.util.module_from_spec(spec)
         sys.modules[key] = module
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[key]  # a broken helper is not cached: the next call tries again
+            raise
+        _SIGNATURES[key] = signature
     return module

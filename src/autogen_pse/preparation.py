@@ -50,9 +50,11 @@ def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, fo
     """Prepared task text and facts, running the hook when needed (or when ``force``).
 
     Raises:
-        UserError: bad inputs (from the hook), a missing ``task.md`` or ``--var`` value.
+        UserError: an unknown ``--var``, bad inputs (from the hook), a missing ``task.md`` or
+            ``--var`` value.
         RunError: the hook crashed or returned the wrong type.
     """
+    task.check_vars(vars)
     values = {**task.entry.vars, **vars}
     hook = task.hook("prepare", "prepare")
     if hook is None:
@@ -79,6 +81,12 @@ def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, fo
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return PrepareOutcome(prepared, True, out_dir)
+
+
+def input_warnings(prepared: Prepared) -> list[str]:
+    """What the prepare hook found doubtful in the inputs (``data["warnings"]``), one line each."""
+    found = prepared.data.get("warnings")
+    return [str(w) for w in found] if isinstance(found, list) else []
 
 
 def _swap_in(tmp: Path, out_dir: Path) -> None:

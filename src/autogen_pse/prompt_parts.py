@@ -10,8 +10,9 @@ End your message with exactly one verdict block and nothing after it:
 {"outcome": "PASS|PARTIAL|FAIL|BLOCKED", "reason": "OK|DATA_MISMATCH|FORMAT_ISSUE|INCOMPLETE|RULE_VIOLATION|TEST_FAILURE|NEEDS_INPUT", "issues": ["one short, fixable problem per item"], "summary": "one or two sentences"}
 ```
 
-PASS: the artifact is complete and correct (reason OK, no issues). PARTIAL: fixable problems, list
-each in issues. FAIL: the approach is wrong and must be re-planned. BLOCKED: the task cannot be done
+PASS: the artifact is complete and correct — reason OK and "issues": [] (a PASS with issues or with
+another reason is malformed; reason OK goes with PASS only). PARTIAL: fixable problems, list
+each in issues as a sentence. FAIL: the approach is wrong and must be re-planned. BLOCKED: the task cannot be done
 without outside input (reason NEEDS_INPUT)."""
 
 BLOCKED_FORMAT = """\

@@ -90,6 +90,29 @@ class TaskSpec:
             raise UserError(f"{path}: defines no function {func}(); add it or remove the file")
         return fn
 
+    def known_vars(self) -> list[str]:
+        """The ``--var`` names this task reads: the registry's ``vars`` and ``task.md``'s fields."""
+        names = set(self.entry.vars)
+        path = self.dir / "task.md"
+        if path.is_file():
+            names |= set(_FIELD.findall(_read_text(path)))
+        return sorted(names)
+
+    def check_vars(self, vars: dict[str, str]) -> None:
+        """Refuse a ``--var`` the task does not read (a typo such as ``holding=`` for ``holdings=``
+        would otherwise be ignored and the default input used instead).
+
+        Raises:
+            UserError: names the unknown var(s) and the known ones.
+        """
+        known = self.known_vars()
+        unknown = sorted(k for k in vars if k not in known)
+        if unknown:
+            listed = ", ".join(known) if known else "none (this task takes no --var)"
+            plural = "s" if len(unknown) > 1 else ""
+            raise UserError(f"unknown --var{plural} {', '.join(map(repr, unknown))} for task {self.name!r}; "
+                            f"known vars: {listed}")
+
     def render_task(self, vars: dict[str, str]) -> str:
         """Fill ``task.md``'s ``{field}`` markers from ``vars`` (defaults from the registry).
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,13 +17,13 @@ from pydantic import BaseModel, Field
 
 from .artifacts import ArtifactSchema, load_schema
 from .artifacts.plan import PLAN_SCHEMA
-from .checking import Checker, all_pass, grounding, ledger_payload
+from .checking import Checker, all_pass, grounding, ledger_payload, sanitize_repairs
 from .config import Settings
 from .cycle import CycleInputs, Limits, RunOutcome, run_cycles
 from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, StoreError, UserError
 from .events import EventEmitter, EventKind, EventSink
 from .grounding import Grounding, prepare_grounding
-from .preparation import PrepareOutcome, ensure_prepared
+from .preparation import PrepareOutcome, ensure_prepared, input_warnings
 from .registry import ROLES, TaskSpec, load_task
 from .store import TraceStore
 from .store.files import atomic_write_text
@@ -84,11 +85,12 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
     """Validate a request: task exists, model spec parses, template vars are complete.
 
     Raises:
-        UserError: unknown task, bad model spec, missing ``--var``, bad pricing file (nothing is written).
+        UserError: unknown task, bad model spec, unknown or missing ``--var``, bad pricing file (nothing is written).
     """
     from .models import validate_spec
 
     task = load_task(settings.tasks_dir, request.task)
+    task.check_vars(request.vars)
     model = request.model or settings.model
     validate_spec(model, settings)
     PriceTable.from_settings(settings)  # a bad PSE_PRICING_FILE is a user error before anything runs
@@ -134,10 +136,12 @@ async def execute(
     task, request = plan.task, plan.request
     store = store or TraceStore(settings)
     prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
-    ground: Grounding = prepare_grounding(task, prep.prepared, settings, model=plan.model)
     prices = PriceTable.from_settings(settings)
     provider = open_provider(plan.model, settings)
-    try:
+    try:  # redaction and pricing ask the opened provider, never the spelling of the spec
+        ground: Grounding = prepare_grounding(task, prep.prepared, settings, remote=provider.remote)
+        if not provider.priced:
+            prices.mark_free(provider.name)
         run_dir = store.create_run(plan.run_id)
         trace_sink = store.sink(plan.run_id)
     except BaseException:
@@ -160,23 +164,31 @@ async def execute(
         if prep.out_dir is not None:
             emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
                                               "facts_path": str(prep.facts_path)})
+        for warning in input_warnings(prep.prepared):
+            emitter.emit(EventKind.WARNING, {"message": warning})
         for record in ground.retrievals:
             emitter.emit(EventKind.RETRIEVAL, record)
+        stop = stop or asyncio.Event()
+        cancel = threading.Event()  # the stop, for hooks running subprocesses in worker threads
         checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
-                          vars=request.vars)
+                          vars=request.vars, settings=settings, cancel=cancel)
         tools = _tools(task, workspace, settings, provider.supports_tools, ground, emitter)
         inputs = CycleInputs(
             task=task, task_text=ground.redact(COMPACT_TASK if compact else prep.prepared.task_text),
             provider=provider, emitter=emitter, checker=checker, workspace=workspace, limits=plan.limits,
-            usage=usage, tools=tools, stop=stop or asyncio.Event(), output_cap=settings.tool_output_cap,
+            usage=usage, tools=tools, stop=stop, output_cap=settings.tool_output_cap,
             # compact runs keep each prompt in the local budget: the brief replaces retrieved context
             context={} if compact else {r: ground.redact(ground.context.get(r, "")) for r in ROLES},
             schema=schema, plan_schema=PLAN_SCHEMA if compact else None, compact=compact,
             system_prefix=ground.redact(schema.brief) if compact and schema is not None else "",
         )
-        outcome = await run_cycles(inputs)
-        return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage,
-                             "structured" if schema is not None else "prose")
+        bridge = asyncio.ensure_future(_when_set(stop, cancel))
+        try:
+            outcome = await run_cycles(inputs)
+            return await _finish(outcome, plan, run_dir, checker, ground, emitter, usage,
+                                 "structured" if schema is not None else "prose")
+        finally:
+            bridge.cancel()
     except Exception as exc:  # a hook or store failure after the run began: end the trace as error
         if not trace_sink.closed:
             try:
@@ -239,14 +251,16 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         if checker.ledger is not None:
             emitter.emit(EventKind.LEDGER, ledger_payload(checker.ledger, "final"))
         checks_ok = all_pass(final_checks)
-        if verdict is not None and verdict.outcome is not Outcome.PASS and outcome.evaluator_pass and checks_ok \
-                and sanitized.changes and outcome.limit is None:
+        if verdict is not None and verdict.outcome is not Outcome.PASS and outcome.limit is None \
+                and sanitize_repairs(outcome.evaluator_pass, sanitized, final_checks):
             verdict = Verdict(outcome=Outcome.PASS, reason=Reason.OK,
                               summary="PASS after deterministic sanitizing")
         verified = verdict is not None and verdict.outcome is Outcome.PASS and checks_ok
         artifact_path = run_dir / "artifact.md"
         atomic_write_text(run_dir / "artifact.raw.md", outcome.raw_artifact)
-        atomic_write_text(artifact_path, ground.restore(sanitized.artifact))
+        final_text = ground.restore(sanitized.artifact)
+        mark = "" if verified else _unverified_mark(verdict, final_checks)
+        atomic_write_text(artifact_path, mark + final_text)
         open_issues = [] if verified else [*outcome.artifact_issues,
                                             *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
         emitter.emit(EventKind.ARTIFACT, {
@@ -267,6 +281,21 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         "artifact_path": result.artifact_path, "verified": result.verified,
     })
     return result
+
+
+async def _when_set(stop: asyncio.Event, cancel: threading.Event) -> None:
+    await stop.wait()
+    cancel.set()
+
+
+def _unverified_mark(verdict: Verdict | None, checks: list[Any]) -> str:
+    """The first lines of an unverified ``artifact.md``: a reader of the file alone must see it."""
+    why = (f"the run ended {verdict.outcome.value} / {verdict.reason.value}" if verdict
+           else "the run ended without a verdict")
+    failing = [r.name for r in checks if not r.ok and r.severity == "error"]
+    if failing:
+        why += f"; failing checks: {', '.join(failing)}"
+    return f"> **UNVERIFIED** — this artifact did not pass verification ({why}). See the run's trace.\n\n"
 
 
 async def run_task(request: RunRequest, settings: Settings, *, sinks: list[EventSink] | None = None,

@@ -84,6 +84,7 @@ class PriceTable:
         self.models = dict(models)
         self.currency = currency
         self._warned: set[str] = set()
+        self._free: set[str] = set()
 
     @classmethod
     def load(cls, override: Path | None = None, *, shipped: Path = SHIPPED_PRICING) -> PriceTable:
@@ -111,8 +112,12 @@ class PriceTable:
         base = _SNAPSHOT_SUFFIX.sub("", name)
         return self.models.get(base)
 
+    def mark_free(self, model_name: str) -> None:
+        """Price ``model_name`` at 0.0 (its provider says it is not ``priced``)."""
+        self._free.add(model_name)
+
     def is_free(self, model_name: str) -> bool:
-        return model_name.startswith(FREE_PREFIXES)
+        return model_name in self._free or model_name.startswith(FREE_PREFIXES)
 
     def warning_for(self, model_name: str) -> str | None:
         """The warning text for a model without a price, or ``None`` when it is priced or free."""

@@ -7,16 +7,20 @@ An evaluator ends its final message with a fenced trailer block, and nothing aft
     ```
 
 Only the *last* fenced block of the message counts, only if it is the last thing in the message,
-and only if it validates against :class:`Verdict`. Verdict words in prose ("BYPASS", "this is not a
-PASS", a quoted example block followed by more text) never count. The planner and the specialist may
-declare BLOCKED with the same block (outcome ``BLOCKED``); any other outcome from them is ignored.
+and only if it validates against :class:`Verdict` and does not contradict itself (the edge cases
+are decided in :func:`parse_trailer` and documented in ``docs/cycle-loop.md``). Verdict words in
+prose ("BYPASS", "this is not a PASS", a quoted example block followed by more text) never count.
+The planner and the specialist may declare BLOCKED with the same block (outcome ``BLOCKED``); any
+other outcome from them is ignored.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from enum import StrEnum
+from typing import Protocol
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
@@ -58,36 +62,101 @@ class Verdict(BaseModel):
         return [i.strip() for i in v if i and i.strip()]
 
 
-# A fenced block labelled `verdict` that ends the message (only whitespace may follow).
-_TRAILER = re.compile(r"```verdict[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.DOTALL)
+# The opening of a fenced block labelled `verdict` (three or more backticks, CommonMark-style).
+_OPENING = re.compile(r"(?P<fence>`{3,})verdict[ \t]*\r?\n")
+# What may follow the closing fence: whitespace and invisible format characters (zero-width
+# space/non-joiner/joiner, word joiner, BOM) that editors and chat front-ends append.
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 
 
 class VerdictParseError(ValueError):
     """The message has no well-formed trailer; ``str()`` says what is wrong (for the re-ask)."""
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    keys = [k for k, _v in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise _DuplicateKey(key)
+    return dict(pairs)
+
+
+def _content_end(text: str) -> int:
+    """Length of ``text`` without trailing whitespace and invisible format characters."""
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in _INVISIBLE):
+        end -= 1
+    return end
+
+
+def _closing(text: str, end: int, opening: re.Match[str]) -> str | None:
+    """The body between ``opening`` and a closing fence (at least as long) ending at ``end``."""
+    inner = text[opening.end():end]
+    run = len(inner) - len(inner.rstrip("`"))
+    return inner[: len(inner) - run] if run >= len(opening.group("fence")) else None
+
+
+def _locate(text: str) -> tuple[int, dict[str, object]]:
+    """``(offset of the trailer's opening fence, decoded JSON object)`` of the trailer ending ``text``.
+
+    The last opening whose body up to the closing fence is one JSON value wins: a backtick run
+    inside a JSON string (an issue quoting a code fence) is text, not a fence.
+    """
+    openings = list(_OPENING.finditer(text))
+    end = _content_end(text)
+    first_error: VerdictParseError | None = None
+    for opening in reversed(openings):
+        body = _closing(text, end, opening)
+        if body is None:
+            error = VerdictParseError("the message does not end with a ```verdict block")
+        else:
+            try:
+                data = json.loads(body, object_pairs_hook=_no_duplicates)
+            except _DuplicateKey as exc:
+                error = VerdictParseError(f"the verdict block repeats the key {exc.args[0]!r}; write each key once")
+            except json.JSONDecodeError as exc:
+                error = VerdictParseError(f"the verdict block is not valid JSON ({exc.msg})")
+            except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
+                error = VerdictParseError(f"the verdict block is not valid JSON ({type(exc).__name__})")
+            else:
+                if not isinstance(data, dict):
+                    raise VerdictParseError("the verdict block must be one JSON object")
+                return opening.start(), data
+        first_error = first_error or error
+    raise first_error or VerdictParseError("the message does not end with a ```verdict block")
+
+
+def trailer_start(text: str) -> int | None:
+    """Offset of the opening fence of the trailer that ends ``text`` (None: no well-formed one)."""
+    try:
+        parse_trailer(text)
+    except VerdictParseError:
+        return None
+    return _locate(text)[0]
+
+
 def parse_trailer(text: str) -> Verdict:
     """Parse the verdict trailer that ends ``text``.
 
+    Accepted although unusual (docs/cycle-loop.md, "Reading the verdict"): CRLF line endings, a
+    fence of four or more backticks (closed by one at least as long), whitespace or zero-width
+    characters after the closing fence, backticks inside JSON strings.
+
     Raises:
-        VerdictParseError: no trailer at the end, invalid JSON, unknown outcome/reason, or the
-            loop-only reason ``LIMIT_REACHED``.
+        VerdictParseError: no trailer at the end, invalid JSON, a repeated key, unknown
+            outcome/reason, the loop-only reason ``LIMIT_REACHED``, a trailer inside an unclosed
+            ``<think>`` block, or a verdict that contradicts itself (PASS with a reason other than
+            OK or with issues; OK with another outcome; an issue without a single letter).
     """
     text = text or ""
-    start = text.rfind("```verdict")
-    match = _TRAILER.match(text, start) if start >= 0 else None
-    if match is None:
-        raise VerdictParseError("the message does not end with a ```verdict block")
-    body = match.group("body").strip()
-    # The block must be the last fenced block: reject an opening fence inside the body.
-    if "```" in body:
-        raise VerdictParseError("the verdict block is not well-formed (nested fence)")
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise VerdictParseError(f"the verdict block is not valid JSON ({exc.msg})") from None
-    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
-        raise VerdictParseError(f"the verdict block is not valid JSON ({type(exc).__name__})") from None
+    start, data = _locate(text)
+    think = text.rfind("<think>", 0, start)
+    if think >= 0 and text.find("</think>", think, start) < 0:
+        raise VerdictParseError("the verdict block is inside an unclosed <think> block; close it first")
     try:
         verdict = Verdict.model_validate(data)
     except ValidationError as exc:
@@ -96,7 +165,19 @@ def parse_trailer(text: str) -> Verdict:
         raise VerdictParseError(f"the verdict block is invalid at {loc}: {first['msg']}") from None
     if verdict.reason is Reason.LIMIT_REACHED:
         raise VerdictParseError("reason LIMIT_REACHED is reserved for the cycle loop")
+    _check_consistent(verdict)
     return verdict
+
+
+def _check_consistent(verdict: Verdict) -> None:
+    """A verdict must not contradict itself (it would be shown as meaningful)."""
+    if verdict.outcome is Outcome.PASS and (verdict.reason is not Reason.OK or verdict.issues):
+        raise VerdictParseError("a PASS needs reason OK and no issues; with open issues the outcome is PARTIAL")
+    if verdict.outcome is not Outcome.PASS and verdict.reason is Reason.OK:
+        raise VerdictParseError(f"reason OK goes with PASS only; give the reason for {verdict.outcome.value}")
+    for n, issue in enumerate(verdict.issues):
+        if not any(ch.isalpha() for ch in issue):
+            raise VerdictParseError(f"issue {n + 1} ({issue[:20]!r}) says nothing; write each issue as a sentence")
 
 
 def try_parse(text: str) -> Verdict | None:
@@ -122,40 +203,32 @@ def format_trailer(verdict: Verdict) -> str:
     return "```verdict\n" + verdict.model_dump_json().replace("`", "\\u0060") + "\n```"
 
 
-def merge_checks(verdict: Verdict, failed_details: list[tuple[str, str, str]]) -> Verdict:
+class FailedCheck(Protocol):
+    """What :func:`merge_checks` reads of a failing check (a :class:`~autogen_pse.hooks.CheckResult`)."""
+
+    name: str
+    severity: str
+    detail: str
+    reason: Reason | None
+
+
+def merge_checks(verdict: Verdict, failed: Sequence[FailedCheck]) -> Verdict:
     """Merge failing programmatic checks into a verdict.
 
     Args:
         verdict: the evaluator's verdict.
-        failed_details: ``(check_name, severity, detail)`` for each failing check; severity
-            ``"error"`` downgrades, ``"warning"`` only adds an issue.
+        failed: the failing checks; severity ``"error"`` downgrades, ``"warning"`` only adds an issue.
 
-    A PASS with an error-severity failure becomes PARTIAL; the reason is taken from the first
-    error check's name when it maps to a reason (``tests`` → TEST_FAILURE, ``rules`` →
-    RULE_VIOLATION, ``format`` → FORMAT_ISSUE, ``coverage`` → INCOMPLETE), else DATA_MISMATCH.
-    FAIL and BLOCKED are never upgraded.
+    A PASS with an error-severity failure becomes PARTIAL with the first error check's own
+    ``reason`` (DATA_MISMATCH when it gives none; never guessed from its name). FAIL and BLOCKED
+    are never upgraded.
     """
-    if not failed_details:
+    if not failed:
         return verdict
-    issues = list(verdict.issues) + [f"[check {name}] {detail}" for name, _sev, detail in failed_details]
-    errors = [name for name, sev, _ in failed_details if sev == "error"]
+    issues = list(verdict.issues) + [f"[check {r.name}] {r.detail}" for r in failed]
+    errors = [r for r in failed if r.severity == "error"]
     outcome, reason = verdict.outcome, verdict.reason
     if errors and outcome is Outcome.PASS:
         outcome = Outcome.PARTIAL
-        reason = _reason_for_check(errors[0])
+        reason = errors[0].reason or Reason.DATA_MISMATCH
     return verdict.model_copy(update={"outcome": outcome, "reason": reason, "issues": issues})
-
-
-def _reason_for_check(name: str) -> Reason:
-    lowered = name.lower()
-    for key, reason in (
-        ("test", Reason.TEST_FAILURE),
-        ("rule", Reason.RULE_VIOLATION),
-        ("format", Reason.FORMAT_ISSUE),
-        ("structure", Reason.FORMAT_ISSUE),
-        ("coverage", Reason.INCOMPLETE),
-        ("section", Reason.INCOMPLETE),
-    ):
-        if key in lowered:
-            return reason
-    return Reason.DATA_MISMATCH

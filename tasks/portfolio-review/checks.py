@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from autogen_pse.hooks import CheckContext, CheckResult, task_module
+from autogen_pse.verdict import Reason
 
 
 def sibling(name: str) -> ModuleType:
@@ -86,7 +87,7 @@ def check_structure(text: str, data: dict[str, Any]) -> CheckResult:
                 problems.append(f"row {row.index}: priority {row.cells[0]!r} must be a whole number "
                                 "1, 2, 3 …")
     if problems:
-        return CheckResult(name="structure", ok=False, detail=_listed(problems))
+        return CheckResult(name="structure", ok=False, reason=Reason.FORMAT_ISSUE, detail=_listed(problems))
     n_rows = len(table.rows) if table else 0
     return CheckResult(name="structure", ok=True,
                        detail=f"4 sections in order; Actions table with {n_rows} row(s)")
@@ -98,7 +99,7 @@ def check_coverage(text: str, data: dict[str, Any]) -> CheckResult:
     scope = "\n".join(secs[k].body for k in ("findings", "actions") if k in secs)
     if not scope.strip():
         detail = "no ## Findings or ## Actions content to cover the holdings; add both sections"
-        return CheckResult(name="coverage", ok=False, detail=detail)
+        return CheckResult(name="coverage", ok=False, reason=Reason.INCOMPLETE, detail=detail)
     names = data.get("names", {})
     missing = []
     for symbol in data["symbols"]:
@@ -110,7 +111,7 @@ def check_coverage(text: str, data: dict[str, Any]) -> CheckResult:
         missing.append(symbol)
     if missing:
         listed = ", ".join(f"{s} ({names.get(s, s)})" for s in missing)
-        return CheckResult(name="coverage", ok=False,
+        return CheckResult(name="coverage", ok=False, reason=Reason.INCOMPLETE,
                            detail=f"holding(s) not covered in ## Findings or ## Actions: {listed}; "
                                   "add a finding or an action row for each")
     return CheckResult(name="coverage", ok=True, detail=f"all {len(data['symbols'])} holdings covered")
@@ -131,5 +132,5 @@ def check_rules(text: str, data: dict[str, Any]) -> CheckResult:
             problems.append(f"{symbol} has the {names} trigger but no row in the Actions table; add one "
                             f"(allowed: {', '.join(data['allowed_actions'][symbol])})")
     if problems:
-        return CheckResult(name="rules", ok=False, detail=_listed(problems))
+        return CheckResult(name="rules", ok=False, reason=Reason.RULE_VIOLATION, detail=_listed(problems))
     return CheckResult(name="rules", ok=True, detail="every holding with a rule trigger has a row")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import re
@@ -29,6 +30,8 @@ MAX_PRICE_AGE_DAYS = 45
 _SYMBOL = re.compile(r"^[A-Z][A-Z0-9]{0,5}(?:[.-][A-Z0-9]{1,2})?$")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
+_DECIMAL = re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")  # 1234, 1234.5, .5: no exponent or separator
+MAX_PRICE_GAP_DAYS = 93  # monthly closes: a gap longer than a quarter changes volatility and drawdown
 
 
 def resolve_path(value: str, task_dir: Path) -> Path:
@@ -113,12 +116,14 @@ def read_csv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, 
 
 
 def parse_positive(path: Path, row: int, field: str, text: str) -> float:
-    """A finite number > 0 (plain decimal notation, no thousands separators)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputFileError(path, f"{text!r} is not a number (write e.g. 1234.5, no separators)",
-                             row=row, field=field) from None
+    """A finite number > 0 in plain decimal notation (``1234.5``): no exponent (``2.5e2``),
+    thousands separator or underscore — what a spreadsheet writes, read the way a person reads it."""
+    if text.strip("+-").lower() in ("nan", "inf", "infinity"):
+        raise InputFileError(path, f"{text!r} is not a finite number", row=row, field=field)
+    if not _DECIMAL.match(text):
+        raise InputFileError(path, f"{text!r} is not a number in plain decimal notation (write e.g. 1234.5: "
+                             "no exponent or separators)", row=row, field=field)
+    value = float(text)
     if not math.isfinite(value):
         raise InputFileError(path, f"{text!r} is not a finite number", row=row, field=field)
     if value <= 0:
@@ -179,21 +184,26 @@ def read_holdings(path: Path) -> list[dict[str, Any]]:
     return holdings
 
 
-def read_prices(path: Path, held: dict[str, int]) -> dict[str, list[tuple[date, float]]]:
+def read_prices(path: Path, held: dict[str, int], holdings_path: Path | None = None
+                ) -> dict[str, list[tuple[date, float]]]:
     """Validated closes per symbol, sorted by date: ``{symbol: [(date, close), ...]}``.
 
     Args:
         held: held symbols → their holdings.csv row (a price for any other symbol is an error).
+        holdings_path: the holdings file, named when a held symbol has no prices at all (a typo
+            there, e.g. ``APPL`` for ``AAPL``, is reported where it was made).
 
     Raises:
-        InputFileError: invalid cell, a symbol that is not held, a (symbol, date) listed twice.
+        InputFileError: invalid cell, a held symbol without prices (names the holdings row), a
+            symbol that is not held, a (symbol, date) listed twice.
     """
     series: dict[str, dict[date, tuple[float, int]]] = {}
+    strangers: dict[str, int] = {}  # price symbols that are not held → first row
     for row, rec in read_csv(path, PRICES_COLUMNS):
         symbol = parse_symbol(path, row, rec["symbol"])
         if symbol not in held:
-            raise InputFileError(path, f"{symbol} is not in the holdings; remove its rows or add the holding",
-                                 row=row, field="symbol")
+            strangers.setdefault(symbol, row)
+            continue
         day = parse_date(path, row, "date", rec["date"])
         close = parse_positive(path, row, "close", rec["close"])
         closes = series.setdefault(symbol, {})
@@ -201,7 +211,31 @@ def read_prices(path: Path, held: dict[str, int]) -> dict[str, list[tuple[date, 
             raise InputFileError(path, f"{symbol} {day} is listed twice (also row {closes[day][1]})",
                                  row=row, field="date")
         closes[day] = (close, row)
+    unpriced = [s for s in held if s not in series]
+    if unpriced and holdings_path is not None:
+        symbol = unpriced[0]
+        hint = f" (it has prices for {', '.join(sorted(strangers))}, not held)" if strangers else ""
+        raise InputFileError(holdings_path, f"{symbol} has no close in {path.name}{hint}; fix the symbol "
+                             "or add its closes", row=held[symbol], field="symbol")
+    if strangers:
+        symbol, row = min(strangers.items(), key=lambda item: item[1])
+        raise InputFileError(path, f"{symbol} is not in the holdings; remove its rows or add the holding",
+                             row=row, field="symbol")
     return {s: sorted((d, c) for d, (c, _r) in v.items()) for s, v in series.items()}
+
+
+def price_gaps(series: dict[str, list[tuple[date, float]]], until: date,
+               limit: int = MAX_PRICE_GAP_DAYS) -> list[str]:
+    """Warnings for closes more than ``limit`` days apart (up to ``until``): a missing stretch
+    silently changes volatility and drawdown, which are computed from monthly closes."""
+    warnings = []
+    for symbol, closes in series.items():
+        days = [d for d, _c in closes if d <= until]
+        for a, b in itertools.pairwise(days):
+            if (b - a).days > limit:
+                warnings.append(f"prices: {symbol} has no close between {a} and {b} ({(b - a).days} days); "
+                                "its volatility and drawdown skip that stretch — add the missing closes")
+    return warnings
 
 
 def read_rules(path: Path) -> dict[str, Any]:
@@ -267,13 +301,16 @@ def read_rules(path: Path) -> dict[str, Any]:
 
 
 def parse_as_of(value: str | None) -> date | None:
-    """``--var as_of``: ``YYYY-MM-DD``, or ``latest``/empty for the last date in the prices.
+    """``--var as_of``: ``YYYY-MM-DD``, or ``latest`` for the last date in the prices (also when the
+    var is not given at all). An empty value is an error, not "latest": it is usually a mistake.
 
     Raises:
-        UserError: not a date.
+        UserError: empty or not a date.
     """
-    if value is None or value.strip().lower() in ("", "latest"):
+    if value is None or value.strip().lower() == "latest":
         return None
+    if not value.strip():
+        raise UserError("--var as_of is empty: pass a date (YYYY-MM-DD) or 'latest'")
     text = value.strip()
     try:
         if not _ISO_DATE.match(text):

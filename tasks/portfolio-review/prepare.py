@@ -139,8 +139,9 @@ def build(task_dir: Path, vars: dict[str, str]) -> Prepared:
 
     holdings = inputs.read_holdings(holdings_path)
     rules = inputs.read_rules(rules_path)
-    prices = inputs.read_prices(prices_path, {h["symbol"]: h["row"] for h in holdings})
+    prices = inputs.read_prices(prices_path, {h["symbol"]: h["row"] for h in holdings}, holdings_path)
     as_of = inputs.parse_as_of(values.get("as_of")) or max(s[-1][0] for s in prices.values())
+    warnings = inputs.price_gaps(prices, as_of)
     currency = holdings[0]["currency"]
 
     positions = [_position(h, prices, as_of, holdings_path, prices_path) for h in holdings]
@@ -207,6 +208,7 @@ def build(task_dir: Path, vars: dict[str, str]) -> Prepared:
         "trigger_labels": TRIGGER_LABELS,
         "retrieval_queries": _retrieval_queries(positions),
         "inputs": {"holdings": str(holdings_path), "prices": str(prices_path), "rules": str(rules_path)},
+        "warnings": warnings,
     }
     text = _task_text(task_dir, values, as_of, currency, positions, facts)
     return Prepared(task_text=text, facts=facts, data=data)

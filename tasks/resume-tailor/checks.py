@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from autogen_pse.hooks import CheckContext, CheckResult, task_module
+from autogen_pse.verdict import Reason
 
 _LABEL = {
     "employers": "employer",
@@ -114,6 +115,7 @@ def checks(ctx: CheckContext) -> list[CheckResult]:
         CheckResult(
             name="sections",
             ok=not missing,
+            reason=Reason.INCOMPLETE,
             claims_checked=len(required),
             claims_supported=len(required) - len(missing),
             unsupported=[f"missing section {m}" for m in missing],

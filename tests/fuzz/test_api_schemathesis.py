@@ -74,7 +74,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     (scripted / "blocked.json").write_text(json.dumps({"planner": [BLOCKED_REPLY] * 500}))
     (scripted / "pass.json").write_text(json.dumps(PASS_SCRIPT))
     (root / "outside.json").write_text(json.dumps({"planner": [BLOCKED_REPLY]}))
-    settings = make_settings(root, model=f"scripted:{scripted / 'blocked.json'}", max_cycles=1, web_concurrency=2)
+    settings = make_settings(root, model=f"scripted:{scripted / 'blocked.json'}", max_cycles=1, web_concurrency=2,
+                             web_scripted_dir=scripted)
     app = create_app(settings, stream=StreamConfig(retry_ms=500, ping=0.5, idle=0.1, send_timeout=5.0),
                      max_queue=20, model_policy=scripted_only(scripted))
     with ServerThread(app) as srv, httpx.Client(base_url=srv.base_url, timeout=30) as c:

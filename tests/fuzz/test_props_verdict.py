@@ -44,30 +44,58 @@ near_verdicts = st.fixed_dictionaries(
               "summary": st.one_of(strings, st.integers(), st.none()),
               "extra": json_values})
 bodies = st.one_of(near_verdicts.map(json.dumps), json_values.map(json.dumps), any_text)
-verdicts = st.builds(
-    Verdict,
-    outcome=st.sampled_from(list(Outcome)),
-    reason=st.sampled_from([Reason(r) for r in MODEL_REASONS]),
-    issues=st.lists(strings, max_size=4),
-    summary=strings,
+# verdicts that do not contradict themselves (issue 10): PASS is OK without issues; the others
+# give a reason other than OK and issues that say something (a letter at least)
+issue_texts = st.tuples(st.sampled_from("aZé"), strings).map("".join)
+verdicts = st.one_of(
+    st.builds(Verdict, outcome=st.just(Outcome.PASS), reason=st.just(Reason.OK), summary=strings),
+    st.builds(
+        Verdict,
+        outcome=st.sampled_from([o for o in Outcome if o is not Outcome.PASS]),
+        reason=st.sampled_from([Reason(r) for r in MODEL_REASONS if r != "OK"]),
+        issues=st.lists(issue_texts, max_size=4),
+        summary=strings,
+    ),
 )
 
 
+def _no_dup(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    if len({k for k, _ in pairs}) != len(pairs):
+        raise ValueError("duplicate key")
+    return dict(pairs)
+
+
 def _valid_trailer_at_end(text: str) -> bool:
-    """An independent statement of "ends with a valid trailer": the text after the last
-    ```` ```verdict ```` is a newline, a JSON object that validates (reason not LIMIT_REACHED), a
-    closing fence and only whitespace; no other fence inside."""
-    start = text.rfind(FENCE + "verdict")
-    if start < 0:
-        return False
-    m = re.fullmatch(r"```verdict[ \t]*\n(.*?)\n?```\s*", text[start:], re.DOTALL)
-    if m is None or FENCE in m.group(1).strip():
-        return False
-    try:
-        verdict = Verdict.model_validate(json.loads(m.group(1).strip()))
-    except Exception:
-        return False
-    return verdict.reason is not Reason.LIMIT_REACHED
+    """An independent statement of "ends with a valid trailer" (issue 10 decisions included): some
+    opening ```` ```verdict ```` (three or more backticks) is followed by one JSON object (decoded
+    with ``raw_decode``, no repeated key), whitespace, a closing fence at least as long and then only
+    whitespace or zero-width characters; the object validates, is not LIMIT_REACHED and does not
+    contradict itself; no ``<think>`` is left open before it."""
+    decoder = json.JSONDecoder(object_pairs_hook=_no_dup)
+    for m in re.finditer(r"(`{3,})verdict[ \t]*\r?\n", text):
+        body = text[m.end():]
+        try:
+            data, end = decoder.raw_decode(text, m.end() + len(body) - len(body.lstrip(" \t\n\r")))
+        except (ValueError, RecursionError):
+            continue
+        close = re.fullmatch(r"[ \t\n\r]*(`+)[\s\u200b\u200c\u200d\u2060\ufeff]*", text[end:])
+        if close is None or len(close.group(1)) < len(m.group(1)) or not isinstance(data, dict):
+            continue
+        try:
+            verdict = Verdict.model_validate(data)
+        except Exception:
+            return False
+        think = text.rfind("<think>", 0, m.start())
+        if think >= 0 and "</think>" not in text[think:m.start()]:
+            return False
+        if verdict.reason is Reason.LIMIT_REACHED:
+            return False
+        if (verdict.outcome is Outcome.PASS) != (verdict.reason is Reason.OK):
+            return False
+        if verdict.outcome is Outcome.PASS and verdict.issues:
+            return False
+        return all(any(c.isalpha() for c in i) for i in verdict.issues)
+    return False
 
 
 @PROFILE
@@ -89,7 +117,7 @@ def test_parser_only_raises_its_own_error_and_only_accepts_a_valid_trailer(prefi
             assert try_parse(candidate) is None
             continue
         assert isinstance(verdict, Verdict) and verdict.reason is not Reason.LIMIT_REACHED
-        assert candidate.rstrip().endswith(FENCE)
+        assert candidate.rstrip(" \t\n\r\x0b\x0c\u200b\u200c\u200d\u2060\ufeff").endswith(FENCE)
         assert _valid_trailer_at_end(candidate), candidate
         # anything but whitespace after the trailer makes it prose
         with pytest.raises(VerdictParseError):
@@ -98,7 +126,7 @@ def test_parser_only_raises_its_own_error_and_only_accepts_a_valid_trailer(prefi
 
 @PROFILE
 @given(verdict=verdicts, prefix=any_text.filter(lambda t: "\ud800" not in t))
-@example(verdict=Verdict(outcome=Outcome.PASS, reason=Reason.OK, issues=["use ```python``` blocks"],
+@example(verdict=Verdict(outcome=Outcome.PARTIAL, reason=Reason.FORMAT_ISSUE, issues=["use ```python``` blocks"],
                          summary="```verdict\n{}\n```"), prefix="")
 def test_format_trailer_round_trips(verdict: Verdict, prefix: str) -> None:
     trailer = format_trailer(verdict)
@@ -108,7 +136,11 @@ def test_format_trailer_round_trips(verdict: Verdict, prefix: str) -> None:
 
 
 @PROFILE
-@given(verdict=verdicts, junk=st.text(min_size=1, max_size=40).filter(lambda t: t.strip()))
+@given(verdict=verdicts, junk=st.text(min_size=1, max_size=40).filter(
+    # visible junk: zero-width tails are allowed, and more backticks only lengthen the closing fence
+    lambda t: any(not (c.isspace() or c in "`\u200b\u200c\u200d\u2060\ufeff") for c in t)))
+@example(verdict=Verdict(outcome=Outcome.PASS, reason=Reason.OK), junk="`x")
+@example(verdict=Verdict(outcome=Outcome.PASS, reason=Reason.OK), junk="\u200bok")
 def test_text_after_the_trailer_is_never_accepted(verdict: Verdict, junk: str) -> None:
     with pytest.raises(VerdictParseError):
         parse_trailer(format_trailer(verdict) + junk)

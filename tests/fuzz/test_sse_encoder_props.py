@@ -201,11 +201,16 @@ def test_text_utf8_cannot_carry_never_breaks_the_stream(text: str) -> None:
 @given(value=st.one_of(st.none(), st.text(max_size=30), st.integers(-5, 10**20).map(str)))
 @example(value="٣")  # a non-ASCII digit
 @example(value="  12 ")
-def test_last_event_id_is_never_an_error(value: str | None) -> None:
-    seq = parse_last_event_id(value)
-    assert isinstance(seq, int) and 0 <= seq < 10**12
-    if value is not None and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 12:
-        assert seq == int(value.strip())
+def test_last_event_id_is_a_seq_or_a_clear_error(value: str | None) -> None:
+    try:
+        seq = parse_last_event_id(value)
+    except ValueError as exc:  # never read as "replay from the start" (issue 10)
+        assert value is not None and value.strip() and not (value.strip().isascii() and value.strip().isdigit())
+        assert "Last-Event-ID" in str(exc)
+        return
+    assert isinstance(seq, int) and 0 <= seq <= 10**12
+    if value is not None and value.strip().isascii() and value.strip().isdigit():
+        assert seq == min(int(value.strip()), 10**12)
 
 
 @PROFILE

@@ -319,16 +319,18 @@ async def test_bad_input_api(tmp_path: Path) -> None:
     (tasks / "resume-tailor" / "data" / "cv.md").write_bytes(CV.encode().replace(b"Elena", b"El\xe9na", 1))
     _append(tasks / "demo" / "prompts" / "planner.md", "\n{NOT_A_PLACEHOLDER}\n")
     bad_script = write(tmp_path, "bad.json", '{"planner": [1]}')
-    settings = make_settings(tmp_path, tasks_dir=tasks)
+    settings = make_settings(tmp_path, tasks_dir=tasks, web_scripted_dir=tmp_path)  # web scripts: from there
     app = create_app(settings)
+    portfolio, resume, demo = (f"scripted:{shutil.copy(spec.split(':', 1)[1], tmp_path)}"
+                               for spec in (PORTFOLIO, RESUME, DEMO))
     cases = [
-        ({"task": "portfolio-review", "model": PORTFOLIO}, 422, [str(holdings), "row 3", "'quantity'"]),
-        ({"task": "resume-tailor", "model": RESUME}, 422, [str(tasks / "resume-tailor/data/cv.md"), "not UTF-8"]),
-        ({"task": "demo", "model": DEMO}, 422, [str(tasks / "demo/prompts/planner.md"), "{NOT_A_PLACEHOLDER}"]),
+        ({"task": "portfolio-review", "model": portfolio}, 422, [str(holdings), "row 3", "'quantity'"]),
+        ({"task": "resume-tailor", "model": resume}, 422, [str(tasks / "resume-tailor/data/cv.md"), "not UTF-8"]),
+        ({"task": "demo", "model": demo}, 422, [str(tasks / "demo/prompts/planner.md"), "{NOT_A_PLACEHOLDER}"]),
         ({"task": "portfolio-review", "model": f"scripted:{bad_script}"}, 422, [str(bad_script), "planner[0]"]),
-        ({"task": "portfolio-review", "model": PORTFOLIO, "vars": {"holdings": "../../etc/passwd"}}, 422, ["vars"]),
-        ({"task": "../demo", "model": DEMO}, 422, []),
-        ({"task": "nope", "model": DEMO}, 404, ["unknown task 'nope'"]),
+        ({"task": "portfolio-review", "model": portfolio, "vars": {"holdings": "../../etc/passwd"}}, 422, ["vars"]),
+        ({"task": "../demo", "model": demo}, 422, []),
+        ({"task": "nope", "model": demo}, 404, ["unknown task 'nope'"]),
     ]
     async with app.router.lifespan_context(app):
         before = snapshot(settings.traces_dir)
@@ -341,7 +343,7 @@ async def test_bad_input_api(tmp_path: Path) -> None:
                 for needle in needles:
                     assert needle in r.text, (needle, r.text)
             (tasks / "_registry.json").write_text("{")
-            broken = await c.post("/api/runs", json={"task": "demo", "model": DEMO})
+            broken = await c.post("/api/runs", json={"task": "demo", "model": demo})
             listing = await c.get("/api/tasks")
             assert (await c.get("/api/runs")).json()["count"] == 0
         await app.state.pse.executor.shutdown()

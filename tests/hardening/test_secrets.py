@@ -103,7 +103,10 @@ async def test_no_secret_in_any_output(tmp_path: Path, monkeypatch: pytest.Monke
 
     # 2. the dashboard, with the token
     web_tmp = tmp_path / "web"
-    settings = make_settings(web_tmp, web_token=WEB_TOKEN, openai_api_key=API_KEY)
+    settings = make_settings(web_tmp, web_token=WEB_TOKEN, openai_api_key=API_KEY, web_scripted_dir=tmp_path)
+    for name in ("portfolio_fix_then_pass.json", "resume_fix_then_pass.json"):  # web scripts: from that folder
+        (tmp_path / name).write_bytes((SCRIPTED / name).read_bytes())
+    runs = {task: f"scripted:{tmp_path / Path(spec.split(':', 1)[1]).name}" for task, spec in runs.items()}
     responses: list[httpx.Response] = []
     auth = {"Authorization": f"Bearer {WEB_TOKEN}"}
     with ServerThread(create_app(settings)) as srv:

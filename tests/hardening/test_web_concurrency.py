@@ -52,7 +52,8 @@ def _script(tmp: Path, marker: str, n: int) -> Path:
 
 @pytest.mark.timeout(170)
 async def test_twenty_concurrent_runs_stay_isolated(tmp_path: Path) -> None:
-    settings = make_settings(tmp_path, tasks_dir=_tasks_without_checks(tmp_path), web_concurrency=CONCURRENCY)
+    settings = make_settings(tmp_path, tasks_dir=_tasks_without_checks(tmp_path), web_concurrency=CONCURRENCY,
+                             web_scripted_dir=tmp_path)
     markers = [f"MARK{n:02d}X" for n in range(RUNS)]
     scripts = {m: _script(tmp_path, m, n) for n, m in enumerate(markers)}
     running_seen: list[int] = []

@@ -99,10 +99,12 @@ def test_settings_come_from_the_environment_without_a_parent(
     assert json.loads(result.output)["chunks"] > 0
 
 
-def test_unreachable_chroma_server_is_one_clear_user_error(project: Settings) -> None:
+def test_unreachable_chroma_server_is_one_clear_runtime_error(project: Settings) -> None:
+    from autogen_pse.errors import ServiceError
+
     settings = project.model_copy(update={"chroma_url": "http://127.0.0.1:9"})
     result = runner.invoke(kb_app, ["stats", "kbtask"], obj=settings)
-    assert isinstance(result.exception, UserError)
+    assert isinstance(result.exception, ServiceError) and result.exception.exit_code == 3  # not the user's input
     assert str(result.exception) == (
         "Chroma server at http://127.0.0.1:9 is unreachable; start `chroma run` or unset PSE_CHROMA_URL"
     )

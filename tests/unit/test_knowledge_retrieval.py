@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from autogen_pse.config import Settings
-from autogen_pse.errors import UserError
+from autogen_pse.errors import RunError, UserError
 from autogen_pse.knowledge import Hit, ingest, lexical_rerank, make_kb_search, search, stats
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "kb_corpus"
@@ -147,5 +147,8 @@ async def test_kb_search_tool_defaults_and_async_callback(kb: Settings) -> None:
     text = await tool("refund within 30 days")
     assert len(events) == 1 and len(events[0]) == 4
     assert "support/refund_policy.md" in text
-    missing = make_kb_search(kb, "ghost", None)
-    assert (await missing("x")).startswith("Knowledge base unavailable: no knowledge base for task 'ghost'")
+    failures: list[tuple[str, str]] = []
+    missing = make_kb_search(kb, "ghost", None, on_error=lambda q, m: failures.append((q, m)))
+    with pytest.raises(RunError, match="knowledge base unavailable: no knowledge base for task 'ghost'"):
+        await missing("x")  # an error result for the model, never "no matches"
+    assert failures and failures[0][0] == "x"

@@ -96,10 +96,13 @@ def test_model_name_and_path_resolution(tmp_path: Path) -> None:
 def test_grammar_enumerates_the_verdict_vocabulary() -> None:
     text = verdict_grammar()
     for reason in MODEL_REASONS:
-        assert f'"\\"{reason}\\""' in text
+        assert f'\\"{reason}\\"' in text
     assert "LIMIT_REACHED" not in text
-    for outcome in ("PASS", "PARTIAL", "FAIL", "BLOCKED"):
+    for outcome in ("PARTIAL", "FAIL", "BLOCKED"):
         assert f'"\\"{outcome}\\""' in text
+    # a PASS is only ever {PASS, OK, no issues}; OK goes with nothing else (issue 10)
+    assert 'pass ::= "\\"PASS\\", \\"reason\\": \\"OK\\", \\"issues\\": []"' in text
+    assert '"\\"OK\\""' not in text.split("reason ::=", 1)[1].splitlines()[0]
     assert '"\\n```verdict\\n"' in text and text.splitlines()[0].endswith('"\\n```"')
     assert 'issues ::= "[]" | "[" issue ("," " " issue){0,2} "]"' in text  # 0-3 issues
     assert 'issues ::= "[]" | "[" issue "]"' in verdict_grammar(COMPACT)  # 0-1 issue

@@ -161,7 +161,8 @@ async def test_server_errors_exhaust_retries(fake: FakeOpenAI) -> None:
     with pytest.raises(ModelError) as info:
         await provider.client_for("planner").create(MSGS)
     assert str(info.value) == (
-        "model call failed after 3 attempts: server error (HTTP 503); check OPENAI_BASE_URL / the server"
+        "model call failed after 3 attempts: server error (HTTP 503); is an OpenAI-compatible server answering "
+        f"at {fake.url}? (OPENAI_BASE_URL; per-call timeout PSE_OPENAI_TIMEOUT=5 s)"
     )
     assert len(fake.requests) == 3  # the SDK itself did not retry (max_retries=0 inside)
     await provider.close()
@@ -181,7 +182,8 @@ async def test_401_is_not_retried_and_the_key_never_shows(fake: FakeOpenAI) -> N
 async def test_timeouts_are_retried_then_reported(fake: FakeOpenAI) -> None:
     fake.add(200, completion(usage={"prompt_tokens": 1, "completion_tokens": 1}), delay=1.0)
     fake.add(200, completion(usage={"prompt_tokens": 1, "completion_tokens": 1}), delay=1.0)
-    provider = open_provider("openai:tiny-test", settings(fake.url, openai_timeout=0.2, openai_max_retries=1))
+    provider = open_provider("openai:tiny-test", settings(fake.url, openai_timeout=0.2, openai_max_retries=1,
+                                                          openai_retry_timeouts=True))  # off by default (issue 10)
     with pytest.raises(ModelError, match=r"^model call failed after 2 attempts: timeout"):
         await provider.client_for("evaluator").create(MSGS)
     await provider.close()
@@ -195,7 +197,8 @@ async def test_connection_refused_is_retried_then_reported() -> None:
     provider = open_provider("openai:tiny-test", settings(f"http://127.0.0.1:{port}/v1", openai_max_retries=2))
     client = provider.client_for("planner")
     with pytest.raises(
-        ModelError, match=r"^model call failed after 3 attempts: connection error; check OPENAI_BASE_URL"
+        ModelError, match=rf"^model call failed after 3 attempts: connection error; is an OpenAI-compatible server "
+                          rf"answering at http://127.0.0.1:{port}/v1\?"
     ):
         await client.create(MSGS)
     assert client.retries == 2
@@ -234,9 +237,9 @@ async def test_stream_requests_usage_when_enabled(fake: FakeOpenAI) -> None:
 
 async def test_non_stream_call_sends_no_stream_options(fake: FakeOpenAI) -> None:
     fake.add(200, completion(usage={"prompt_tokens": 2, "completion_tokens": 1}))
-    provider = open_provider("openai:tiny-test", settings(fake.url, openai_stream=True))
+    provider = open_provider("openai:tiny-test", settings(fake.url, openai_stream=False))
     await provider.client_for("planner").create(MSGS)
-    assert "stream_options" not in fake.requests[0]["body"]
+    assert "stream_options" not in fake.requests[0]["body"] and not fake.requests[0]["body"].get("stream")
     await provider.close()
 
 

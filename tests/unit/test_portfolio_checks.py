@@ -243,7 +243,7 @@ def test_rule_breaking_sell_is_caught_with_a_fixable_detail():
     # the task's explanation of why (used by sanitize) is still there
     assert review.why_not_allowed("SELL", "IBM", DATA) == "no stop-loss or long-held-loss trigger for IBM"
     passed = Verdict(outcome=Outcome.PASS, reason=Reason.OK)
-    merged = merge_checks(passed, [("claims", "error", result.detail)])
+    merged = merge_checks(passed, [result])
     # a rule break is now reported by the claims check: merge_checks maps it to DATA_MISMATCH
     assert (merged.outcome, merged.reason) == (Outcome.PARTIAL, Reason.DATA_MISMATCH)
 

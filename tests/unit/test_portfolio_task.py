@@ -159,8 +159,7 @@ def test_sanitize_fixture():
         results = _checks(raw)
         assert [n for n, r in results.items() if not r.ok] == ["claims"]
         assert "SELL is not allowed for IBM" in results["claims"].detail
-        merged = merge_checks(parse_trailer(fixture["evaluator"][0]),
-                              [("claims", "error", results["claims"].detail)])
+        merged = merge_checks(parse_trailer(fixture["evaluator"][0]), [results["claims"]])
         # the forbidden action is a contradicted claim now: DATA_MISMATCH (RULE_VIOLATION was the
         # reason of the old rules check)
         assert (merged.outcome, merged.reason) == (Outcome.PARTIAL, Reason.DATA_MISMATCH)

@@ -13,6 +13,7 @@ import pytest
 from autogen_pse.config import PROJECT_ROOT, Settings
 from autogen_pse.cycle_text import fix_task_text, replan_task_text
 from autogen_pse.errors import UserError
+from autogen_pse.hooks import CheckResult
 from autogen_pse.registry import load_task
 from autogen_pse.verdict import (
     Outcome,
@@ -125,11 +126,14 @@ def test_declared_blocked_only_for_blocked() -> None:
 
 
 def test_merge_checks_downgrades_pass_only() -> None:
-    merged = merge_checks(_v("PASS"), [("tests", "error", "1 failed")])
+    tests = CheckResult(name="tests", ok=False, detail="1 failed", reason=Reason.TEST_FAILURE)
+    merged = merge_checks(_v("PASS"), [tests])
     assert (merged.outcome, merged.reason) == (Outcome.PARTIAL, Reason.TEST_FAILURE)
     assert merged.issues == ["[check tests] 1 failed"]
-    assert merge_checks(_v("PASS"), [("style", "warning", "w")]).outcome is Outcome.PASS
-    assert merge_checks(_v("FAIL", "DATA_MISMATCH"), [("rules", "error", "x")]).outcome is Outcome.FAIL
+    style = CheckResult(name="style", ok=False, severity="warning", detail="w")
+    assert merge_checks(_v("PASS"), [style]).outcome is Outcome.PASS
+    rules = CheckResult(name="rules", ok=False, detail="x")
+    assert merge_checks(_v("FAIL", "DATA_MISMATCH"), [rules]).outcome is Outcome.FAIL
 
 
 def test_fix_and_replan_texts() -> None:

@@ -35,8 +35,7 @@ async def test_contradicted_claim_has_status_note_and_offsets(client: httpx.Asyn
 
 
 async def test_faithful_claim_is_supported(client: httpx.AsyncClient) -> None:
-    r = await client.post("/api/check", json={"task": "portfolio-review", "text": FAITHFUL, "name": "mine.md",
-                                              "vars": {"unknown_var": "ignored"}})
+    r = await client.post("/api/check", json={"task": "portfolio-review", "text": FAITHFUL, "name": "mine.md"})
     assert r.status_code == 200, r.text
     report = r.json()
     assert report["file"] == "mine.md"

@@ -96,8 +96,13 @@ def test_end_frame() -> None:
 
 
 @pytest.mark.parametrize(("raw", "expected"), [
-    (None, 0), ("", 0), ("17", 17), (" 5 ", 5), ("-3", 0), ("abc", 0), ("1e3", 0), ("٣", 0),
-    ("9" * 13, 0),
+    (None, 0), ("", 0), ("17", 17), (" 5 ", 5), ("9" * 13, 10**12), ("9" * 40, 10**12),
 ])
 def test_parse_last_event_id(raw: str | None, expected: int) -> None:
-    assert parse_last_event_id(raw) == expected
+    assert parse_last_event_id(raw) == expected  # a huge id replays nothing (issue 10)
+
+
+@pytest.mark.parametrize("raw", ["-3", "abc", "1e3", "٣", "5;"])
+def test_an_invalid_last_event_id_is_an_error_not_a_full_replay(raw: str) -> None:
+    with pytest.raises(ValueError, match="invalid Last-Event-ID"):
+        parse_last_event_id(raw)

@@ -121,7 +121,7 @@ async def test_bad_requests_from_the_real_executor_are_422(tmp_path: Path) -> No
         async with httpx.AsyncClient(base_url=srv.base_url, timeout=30) as c:
             bad_model = await c.post("/api/runs", json={"task": "demo", "model": "nope:x"})
             # a missing scripted file is refused before the run is accepted
-            missing = await c.post("/api/runs", json={"task": "demo", "model": "scripted:/no/such.json"})
+            missing = await c.post("/api/runs", json={"task": "demo", "model": f"scripted:{SCRIPTED}/no/such.json"})
             assert missing.status_code == 422 and "such.json" in missing.json()["detail"]
             listing = (await c.get("/api/runs")).json()
     assert bad_model.status_code == 422 and "unknown model spec" in bad_model.json()["detail"]

@@ -100,12 +100,16 @@ def search_cmd(
     lexical: Annotated[bool, typer.Option("--lexical", help="Rerank by word overlap.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as a JSON list.")] = False,
 ) -> None:
-    """Show the chunks closest to QUERY (score = 1 - cosine distance)."""
+    """Show the chunks closest to QUERY (score = 1 - cosine distance). The task's knowledge folder
+    is ingested first when it changed (as a run does; unchanged files are skipped by hash)."""
     from ..registry import load_task
+    from .ingest import ingest
     from .retrieve import lexical_rerank, search
 
     settings = _settings(ctx)
     spec = load_task(settings.tasks_dir, task)
+    if (spec.dir / "knowledge").is_dir():
+        ingest(settings, spec.name, spec.dir)
     hits = search(
         settings,
         spec.name,

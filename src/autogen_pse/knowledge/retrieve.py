@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from ..errors import UserError
+from ..errors import RunError, UserError
 
 Rerank = Callable[[str, list["Hit"]], list["Hit"]]
 OnHits = Callable[[str, list["Hit"]], Any]
@@ -224,13 +224,19 @@ def make_kb_search(
     *,
     on_hits: OnHits | None = None,
     rerank: Rerank | None = None,
+    on_error: Callable[[str, str], None] | None = None,
 ) -> Callable[..., Awaitable[str]]:
     """The agents' ``kb_search`` tool: ``async kb_search(query: str, k: int = settings.retrieval_k) -> str``.
 
     The search runs in a worker thread. ``on_hits(query, hits)`` (sync or async) is called with
     the returned :class:`Hit` list after every successful search so the caller can record a
-    ``retrieval`` event (``[h.to_event() for h in hits]``). A missing knowledge base or an
-    unreachable server comes back as text for the model rather than an exception.
+    ``retrieval`` event (``[h.to_event() for h in hits]``). A search that fails (no knowledge base,
+    the Chroma or embedding server gone mid-run) is reported as such, never as "no matches":
+    ``on_error(query, message)`` is called (the run records a warning) and the tool raises, so the
+    model gets an error result and the console marks the call failed.
+
+    Raises:
+        RunError: "knowledge base unavailable: …" (from the tool, when the search fails).
     """
     default_k = max(1, min(int(getattr(settings, "retrieval_k", 4) or 4), MAX_K))
     scope = _partitions(partitions)
@@ -242,8 +248,11 @@ def make_kb_search(
             hits = await asyncio.to_thread(
                 search, settings, task_name, query, k=k, partition=scope or None, rerank=rerank
             )
-        except UserError as exc:
-            return f"Knowledge base unavailable: {exc}"
+        except Exception as exc:  # Chroma down mid-run, no knowledge base, an embedding server gone
+            message = f"knowledge base unavailable: {str(exc).strip() or type(exc).__name__}"[:500]
+            if on_error is not None:
+                on_error(query, message)
+            raise RunError(message) from None
         if on_hits is not None:
             result = on_hits(query, hits)
             if inspect.isawaitable(result):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
-from ..errors import StoreError, UserError
+from ..errors import ServiceError, StoreError, UserError
 from .embedding import PseEmbedding, embed_texts, make_embedding
 
 if TYPE_CHECKING:
@@ -80,7 +80,8 @@ def open_client(settings: Any) -> ClientAPI:
     """A Chroma client for ``settings`` (server when ``chroma_url`` is set, embedded otherwise).
 
     Raises:
-        UserError: the server at ``chroma_url`` is unreachable or the URL is malformed.
+        UserError: the URL is malformed.
+        ServiceError: the server at ``chroma_url`` is unreachable (a runtime error, exit 3).
         StoreError: the embedded store folder cannot be created or opened.
     """
     import chromadb
@@ -102,7 +103,7 @@ def open_client(settings: Any) -> ClientAPI:
             client.heartbeat()
         except Exception as exc:
             log.debug("chroma server %s: %r", url, exc)
-            raise UserError(f"Chroma server at {url} is unreachable; {fix}") from None
+            raise ServiceError(f"Chroma server at {url} is unreachable; {fix}") from None
         return client
     path = settings.state_dir / "chroma"
     try:

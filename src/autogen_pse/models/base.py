@@ -33,6 +33,9 @@ class ModelProvider(abc.ABC):
             ``"openai:gpt-4o-mini"``, ``"scripted:demo_pass.json"``.
         supports_tools: whether agents may be given tools (the model can emit tool calls).
         output_strategy / compact_prompts: see the class attributes.
+        remote: whether prompts leave this machine (PII redaction is decided by this, never by
+            how the spec was spelled). Defaults to True: a provider that does not say is remote.
+        priced: whether calls cost money (False: cost 0.0; True: looked up in the price table).
     """
 
     name: str
@@ -42,9 +45,12 @@ class ModelProvider(abc.ABC):
     output_strategy: str = "validate"
     #: whether the model needs compact prompts (a small local model with a prompt-token budget).
     compact_prompts: bool = False
+    remote: bool = True
+    priced: bool = True
 
     def __init__(self) -> None:
         self._clients: dict[str, ChatCompletionClient] = {}
+        self._notices: list[str] = []
 
     def client_for(self, role: str) -> ChatCompletionClient:
         """The client for ``role`` (planner | specialist | evaluator); the same object on every
@@ -66,6 +72,15 @@ class ModelProvider(abc.ABC):
     def use_compact_prompts(self, on: bool) -> None:  # noqa: B027 - optional hook, deliberately not abstract
         """Told by the runner, before any client exists, whether this run is compact (a schema and
         compact prompts); a provider may then apply its per-call prompt budget. Default: nothing."""
+    def take_notices(self) -> list[str]:
+        """Warnings about model calls since the last call (e.g. a reply cut at the completion
+        limit), each once; the cycle loop records them as ``warning`` events."""
+        taken, self._notices = self._notices, []
+        return taken
+
+    def notice(self, text: str) -> None:
+        """Queue a warning for :meth:`take_notices`."""
+        self._notices.append(text)
 
     def abort(self) -> None:  # noqa: B027 - optional hook, deliberately not abstract
         """Stop model calls in progress as soon as the backend allows (a run is being stopped).

@@ -67,7 +67,8 @@ def verdict_grammar(limits: Limits = ROOMY) -> str:
     """
     if limits.review_lines < 1 or limits.review_chars < 1 or limits.max_issues < 0:
         raise ValueError("limits must allow at least one review line of one character")
-    # PASS comes only with reason OK and no issues; the other outcomes never with OK.
+    # a PASS is always {"PASS", "OK", []}; any other outcome has a reason other than OK (a
+    # self-contradicting verdict is malformed, see autogen_pse.verdict.parse_trailer)
     outcomes = _alternatives([o.value for o in Outcome if o is not Outcome.PASS])
     reasons = _alternatives([r for r in MODEL_REASONS if r != "OK"])
     more_lines = f' ("\\n" line){{0,{limits.review_lines - 1}}}' if limits.review_lines > 1 else ""
@@ -75,14 +76,15 @@ def verdict_grammar(limits: Limits = ROOMY) -> str:
         issues = 'issues ::= "[]"'
     else:
         more_issues = f' ("," " " issue){{0,{limits.max_issues - 1}}}' if limits.max_issues > 1 else ""
-        issues = f'issues ::= "[]" | "[" issue{more_issues} "]"\nissue ::= "\\"" jchar{{1,{limits.issue_chars}}} "\\""'
+        issues = (f'issues ::= "[]" | "[" issue{more_issues} "]"\n'
+                  f'issue ::= "\\"" [A-Za-z] jchar{{0,{limits.issue_chars - 1}}} "\\""')  # says something
     return "\n".join(
         [
             'root ::= review "\\n```verdict\\n" verdict "\\n```"',
             f"review ::= line{more_lines}",
             f"line ::= {_LINE_FIRST} {_LINE_CHAR}{{0,{limits.review_chars - 1}}}",
             'verdict ::= "{\\"outcome\\": " (pass | other) ", \\"summary\\": " summary "}"',
-            'pass ::= "\\"PASS\\"" ", \\"reason\\": " "\\"OK\\"" ", \\"issues\\": []"',
+            'pass ::= "\\"PASS\\", \\"reason\\": \\"OK\\", \\"issues\\": []"',
             'other ::= outcome ", \\"reason\\": " reason ", \\"issues\\": " issues',
             f"outcome ::= {outcomes}",
             f"reason ::= {reasons}",

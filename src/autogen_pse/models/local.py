@@ -371,6 +371,8 @@ class LocalProvider(ModelProvider):
     supports_tools = False
     output_strategy = "grammar"
     compact_prompts = True
+    remote = False
+    priced = False
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()

@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: completion caps per role (``max_tokens``), merged under ``PSE_OPENAI_MAX_TOKENS``: without one a
+#: small model can generate until the context is full (7,983 tokens of garbage were seen)
+DEFAULT_MAX_TOKENS = {"planner": 1024, "specialist": 4096, "evaluator": 1024}
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
 DEFAULT_UNKNOWN_MODEL_INFO: ModelInfo = {
     "function_calling": True,
     "json_output": True,
@@ -87,14 +92,29 @@ def _make_client_class() -> type:
     class PseOpenAIClient(OpenAIChatCompletionClient):  # type: ignore[misc, valid-type]
         """autogen's client + offline token counting, stream usage, never-zero usage."""
 
-        def __init__(self, *, stream_usage: bool, context_tokens: int = 128_000, **kwargs: Any) -> None:
+        def __init__(self, *, stream_usage: bool, context_tokens: int = 128_000,
+                     on_truncated: Any = None, **kwargs: Any) -> None:
             super().__init__(**kwargs)
             self._stream_usage = stream_usage
             self._context_tokens = context_tokens
+            self._on_truncated = on_truncated
 
         async def create(self, messages: Sequence[Any], **kwargs: Any) -> CreateResult:
+            if self._stream_usage:  # PSE_OPENAI_STREAM: agents call create(); the request streams anyway
+                final: CreateResult | None = None
+                async for chunk in self.create_stream(messages, **kwargs):
+                    if isinstance(chunk, CreateResult):
+                        final = chunk
+                if final is None:  # pragma: no cover - autogen always ends a stream with a result
+                    raise RuntimeError("the model stream ended without a result")
+                return final
             result = await super().create(messages, **kwargs)
+            self._flag(result)
             return self._fill_usage(result, messages, kwargs.get("tools", ()))
+
+        def _flag(self, result: CreateResult) -> None:
+            if result.finish_reason == "length" and self._on_truncated is not None:
+                self._on_truncated(result)
 
         async def create_stream(  # type: ignore[override]
             self, messages: Sequence[Any], **kwargs: Any
@@ -105,6 +125,7 @@ def _make_client_class() -> type:
                     kwargs["include_usage"] = True
             async for chunk in super().create_stream(messages, **kwargs):
                 if isinstance(chunk, CreateResult):
+                    self._flag(chunk)
                     chunk = self._fill_usage(chunk, messages, kwargs.get("tools", ()))
                 yield chunk
 
@@ -145,10 +166,14 @@ def _client_cls() -> type:
 
 class OpenAIProvider(ModelProvider):
     """Provider for ``openai:<model>``; one HTTP client per role, each wrapped in retries.
+    Always ``remote`` (even on a loopback URL: the text leaves the process) and ``priced``.
 
     Raises:
         UserError: no ``OPENAI_API_KEY``, empty model name, bad ``PSE_OPENAI_MODEL_INFO``.
     """
+
+    remote = True
+    priced = True
 
     def __init__(self, model: str, settings: Settings, **retry_overrides: Any) -> None:
         super().__init__()
@@ -176,8 +201,26 @@ class OpenAIProvider(ModelProvider):
 
         return _model_info.get_info(self.model)
 
+    @property
+    def max_tokens(self) -> dict[str, int]:
+        """Completion cap per role: :data:`DEFAULT_MAX_TOKENS` under ``PSE_OPENAI_MAX_TOKENS``."""
+        return {**DEFAULT_MAX_TOKENS, **self._settings.openai_max_tokens}
+
+    def _hint(self) -> str:
+        url = self._settings.openai_base_url or DEFAULT_BASE_URL
+        return (f"is an OpenAI-compatible server answering at {url}? (OPENAI_BASE_URL; per-call timeout "
+                f"PSE_OPENAI_TIMEOUT={self._settings.openai_timeout:g} s)")
+
     def _make_client(self, role: str) -> Any:
         from .retry import RetryingClient
+
+        cap = self.max_tokens[role]
+
+        def truncated(result: CreateResult) -> None:
+            text = (f"the {role}'s reply was cut at the completion limit (finish_reason length, "
+                    f"max_tokens={cap}); raise it with PSE_OPENAI_MAX_TOKENS or ask for less")
+            logger.warning("%s", text)
+            self.notice(text)
 
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -185,6 +228,8 @@ class OpenAIProvider(ModelProvider):
             "timeout": self._settings.openai_timeout,
             "max_retries": 0,
             "stream_usage": self._settings.openai_stream,
+            "max_tokens": cap,
+            "on_truncated": truncated,
         }
         if self._settings.openai_base_url:
             kwargs["base_url"] = self._settings.openai_base_url
@@ -197,6 +242,8 @@ class OpenAIProvider(ModelProvider):
             "max_delay": self._settings.retry_max_delay,
             "secrets": (self._key,),
             "close_inner": False,
+            "hint": self._hint(),
+            "retry_timeouts": self._settings.openai_retry_timeouts,
         }
         options.update(self._retry_overrides)
         return RetryingClient(inner, **options)

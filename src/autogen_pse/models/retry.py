@@ -117,6 +117,8 @@ class RetryingClient(DelegatingClient):
         on_retry: called as ``on_retry(attempt, kind, delay_seconds)`` before each wait.
         close_inner: whether :meth:`close` closes ``inner`` (providers pass ``False`` and close
             it themselves through :meth:`aclose_inner`).
+        retry_timeouts: whether a timed-out call is retried (a slow server may still be working
+            on it: the retry would queue behind the abandoned request).
 
     Attributes:
         retries: retries made so far (all calls); ``waits``: the delays waited, in order.
@@ -137,6 +139,7 @@ class RetryingClient(DelegatingClient):
         secrets: Sequence[str] = (),
         on_retry: RetryCallback | None = None,
         close_inner: bool = True,
+        retry_timeouts: bool = True,
     ) -> None:
         if max_retries < 0 or base_delay < 0 or max_delay < 0:
             raise ValueError("max_retries, base_delay and max_delay must be >= 0")
@@ -150,6 +153,7 @@ class RetryingClient(DelegatingClient):
         self._secrets = tuple(s for s in secrets if s)
         self.on_retry = on_retry
         self._close_inner = close_inner
+        self._retry_timeouts = retry_timeouts
         self.retries = 0
         self.waits: list[float] = []
 
@@ -178,15 +182,22 @@ class RetryingClient(DelegatingClient):
         return AsyncRetrying(
             stop=stop_after_attempt(self.max_retries + 1),
             wait=self._wait,
-            retry=retry_if_exception(lambda e: classify(e) is not None),
+            retry=retry_if_exception(self._transient),
             sleep=self._sleep,
             before_sleep=self._before_sleep,
             reraise=True,
         )
 
+    def _transient(self, exc: BaseException) -> bool:
+        kind = classify(exc)
+        return kind is not None and (kind != "timeout" or self._retry_timeouts)
+
     def _final_error(self, exc: BaseException) -> BaseException:
         """The error to raise once retrying stops on ``exc``."""
         kind = classify(exc)
+        if kind == "timeout" and not self._retry_timeouts:
+            return ModelError(f"model call timed out (not retried: the server may still be working on it); "
+                              f"{self._hint}")
         if kind is not None:
             attempts = self.max_retries + 1
             return ModelError(f"model call failed after {attempts} attempts: {kind}; {self._hint}")
@@ -212,7 +223,14 @@ class RetryingClient(DelegatingClient):
         extra_create_args: Mapping[str, Any] = {},
         cancellation_token: CancellationToken | None = None,
     ) -> CreateResult:
-        """``inner.create`` with retries. Raises :class:`ModelError` as described above."""
+        """``inner.create`` with retries. Raises :class:`ModelError` as described above; a
+        cancelled ``cancellation_token`` ends the call and any wait between attempts at once."""
+        if cancellation_token is not None:
+            call = asyncio.ensure_future(self.create(
+                messages, tools=tools, tool_choice=tool_choice, json_output=json_output,
+                extra_create_args=extra_create_args))
+            cancellation_token.link_future(call)
+            return await call
         try:
             async for attempt in self._retrying():
                 with attempt:

@@ -256,6 +256,8 @@ class ScriptedProvider(ModelProvider):
     """Provider for ``scripted:<path.json>``; ``supports_tools`` is True."""
 
     supports_tools = True
+    remote = False
+    priced = False
 
     def __init__(self, path: Path, *, max_retries: int, base_delay: float, max_delay: float) -> None:
         super().__init__()

@@ -12,9 +12,10 @@ import functools
 import inspect
 import json
 import re
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from autogen_core import CancellationToken
 from autogen_core.tools import FunctionTool
@@ -31,7 +32,8 @@ from autogen_pse.tools.commands import (
 from autogen_pse.tools.files import list_files, read_file, write_file
 from autogen_pse.tools.paths import ToolError, cap_text
 
-__all__ = ["TOOL_NAMES", "build_tools", "format_pytest", "format_ruff", "run_pytest_check"]
+__all__ = ["TOOL_NAMES", "PytestOutcome", "build_tools", "format_pytest", "format_ruff", "pytest_outcome",
+           "run_pytest_check"]
 
 TOOL_NAMES = ("write_file", "read_file", "list_files", "run_pytest", "run_ruff", "kb_search")
 
@@ -103,6 +105,42 @@ def pytest_summary(res: CommandResult) -> str:
     return format_pytest(res).splitlines()[0]
 
 
+class PytestOutcome(NamedTuple):
+    """What a programmatic pytest run found: ``ran`` is False when pytest never started (sandbox
+    unavailable, pytest missing, arguments refused) — that is no test failure."""
+
+    passed: bool
+    summary: str
+    ran: bool
+
+
+def pytest_outcome(
+    workspace: Path,
+    timeout: float,
+    *,
+    output_cap: int = 64_000,
+    toolchain: Toolchain | None = None,
+    isolation: str = DEFAULT_ISOLATION,
+    cancel: threading.Event | None = None,
+) -> PytestOutcome:
+    """Run ``python -m pytest -q`` in ``workspace`` (blocking), in the sandbox by default.
+
+    ``passed`` only for exit code 0 without timeout or error (exit code 5 "no tests collected" is
+    *not* a pass); ``summary`` is pytest's summary line or the error. ``cancel`` (set from another
+    thread) kills the run at once.
+    """
+    try:
+        res = run_command(PYTEST_BASE, workspace=workspace, timeout=timeout, output_cap=output_cap,
+                          toolchain=toolchain, isolation=isolation, cancel=cancel)  # fmt: skip
+    except ToolError as exc:
+        return PytestOutcome(False, f"ERROR: {exc}", False)
+    summary = pytest_summary(res)
+    if not res.ok:
+        head = format_pytest(res).splitlines()[0]
+        summary = head if summary == head else f"{head}: {summary}"
+    return PytestOutcome(res.ok, summary, res.exit_code is not None)
+
+
 def run_pytest_check(
     workspace: Path,
     timeout: float,
@@ -111,22 +149,9 @@ def run_pytest_check(
     toolchain: Toolchain | None = None,
     isolation: str = DEFAULT_ISOLATION,
 ) -> tuple[bool, str]:
-    """Run ``python -m pytest -q`` in ``workspace`` (blocking), in the sandbox by default.
-
-    Returns:
-        ``(passed, summary)``: ``passed`` only for exit code 0 without timeout or error (exit code
-        5 "no tests collected" is *not* a pass); ``summary`` is pytest's summary line or the error.
-    """
-    try:
-        res = run_command(PYTEST_BASE, workspace=workspace, timeout=timeout, output_cap=output_cap,
-                          toolchain=toolchain, isolation=isolation)  # fmt: skip
-    except ToolError as exc:
-        return False, f"ERROR: {exc}"
-    summary = pytest_summary(res)
-    if not res.ok:
-        head = format_pytest(res).splitlines()[0]
-        summary = head if summary == head else f"{head}: {summary}"
-    return res.ok, summary
+    """``(passed, summary)`` of :func:`pytest_outcome`."""
+    found = pytest_outcome(workspace, timeout, output_cap=output_cap, toolchain=toolchain, isolation=isolation)
+    return found.passed, found.summary
 
 
 def _split_args(args: str) -> list[str]:

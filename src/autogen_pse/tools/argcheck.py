@@ -3,7 +3,8 @@
 An allowlist, not a blacklist: every option must be known and harmless; a few dangerous ones get a
 specific refusal message (plugins, config files, root directories, temp dirs outside the
 workspace). Every positional argument is a path (or a pytest node id ``path::name``) and must stay
-inside the workspace. The sandbox itself adds the isolating options (see
+inside the workspace; an argument starting with ``@`` (pytest reads more arguments from that file,
+which would bypass these checks) is refused wherever it stands. The sandbox itself adds the isolating options (see
 :mod:`autogen_pse.tools.commands`); callers cannot override them.
 """
 
@@ -128,6 +129,8 @@ def _validate(
             raise ToolError(f"{prog} arguments must be strings")
         if "\x00" in arg or len(arg) > _MAX_ARG_CHARS:
             raise ToolError(f"{prog} argument refused (NUL byte or longer than {_MAX_ARG_CHARS} chars)")
+        if arg.startswith("@"):  # argparse reads more arguments from that file, past every check here
+            raise ToolError(f"{prog} argument {arg[:60]!r} refused: argument files (@file) are not allowed")
     allowed_list = ", ".join(sorted(allowed))
     i, only_positional = 0, False
     while i < len(args):

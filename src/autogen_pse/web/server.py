@@ -6,7 +6,7 @@ import argparse
 import logging
 from collections.abc import Sequence
 
-from autogen_pse.config import Settings
+from autogen_pse.config import load_settings
 from autogen_pse.errors import EXIT_USER_ERROR, UserError
 from autogen_pse.web.security import check_bind
 
@@ -19,7 +19,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, help="port (default PSE_WEB_PORT or 8080)")
     levels = ["critical", "error", "warning", "info", "debug"]
     parser.add_argument("--log-level", default="info", choices=levels)
+    parser.add_argument("--log-autogen", action="store_true",
+                        help="also show AutoGen's own logs (they repeat every message's contents)")
     return parser.parse_args(argv)
+
+
+#: Loggers of AutoGen: at INFO they log every message (a CV's text in the server log), several times.
+AUTOGEN_LOGGERS = ("autogen_core", "autogen_agentchat", "autogen_ext")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -30,15 +36,18 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     args = parse_args(argv)
     updates = {k: v for k, v in (("web_host", args.host), ("web_port", args.port)) if v is not None}
-    settings = Settings().model_copy(update=updates)
-    token = settings.web_token.get_secret_value() if settings.web_token is not None else None
     try:
+        settings = load_settings().model_copy(update=updates)
+        token = settings.web_token.get_secret_value() if settings.web_token is not None else None
         check_bind(settings.web_host, token)
     except UserError as exc:
         logging.basicConfig(level=logging.ERROR, format="%(message)s")
         logging.getLogger("autogen_pse.web").error("error: %s", exc)
         raise SystemExit(EXIT_USER_ERROR) from None
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if not args.log_autogen:  # the server logs its own lines, never message contents unless asked
+        for name in AUTOGEN_LOGGERS:
+            logging.getLogger(name).setLevel(logging.WARNING)
     uvicorn.run(create_app(settings), host=settings.web_host, port=settings.web_port,
                 log_level=args.log_level, timeout_graceful_shutdown=10, proxy_headers=False,
                 server_header=False, h11_max_incomplete_event_size=16 * 1024)

@@ -125,16 +125,20 @@ def end_frame(reason: str, status: str | None = None) -> bytes:
     return encode_frame(event=STREAM_END, data=_json({"reason": reason, "status": status}))
 
 
-def parse_last_event_id(value: str | None) -> int:
-    """``Last-Event-ID`` (or ``?after=``) → the last seq the client has, 0 when absent or invalid.
+MAX_SEQ = 10**12  # beyond any run's last event
 
-    An invalid header is treated like none (replay from the start) rather than an error: the
-    browser sends back whatever id it last saw, and a full replay is always correct.
+
+def parse_last_event_id(value: str | None) -> int:
+    """``Last-Event-ID`` → the last seq the client has: 0 when absent or empty; a number beyond
+    any seq is capped at :data:`MAX_SEQ` (nothing is replayed, only later events would be sent).
+
+    Raises:
+        ValueError: not a decimal number — never silently read as "replay from the start".
     """
-    if value is None:
+    if value is None or not value.strip():
         return 0
     text = value.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 12:
-        return 0
-    return int(text)
+    if not text.isascii() or not text.isdigit():
+        raise ValueError(f"invalid Last-Event-ID {text[:40]!r}: send the id (seq) of the last event received")
+    return min(int(text[:13]), MAX_SEQ)
 

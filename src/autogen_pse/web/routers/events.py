@@ -57,7 +57,8 @@ def _response(state: WebState, stream: object) -> EventSourceResponse:
 
 
 @router.get("/runs/{run_id}/events", response_class=EventSourceResponse, summary="A run's event stream",
-            responses={**_STREAM, 404: {"model": ErrorOut, "description": "no such run"}},
+            responses={**_STREAM, 404: {"model": ErrorOut, "description": "no such run"},
+                       422: {"model": ErrorOut, "description": "an invalid run id, Last-Event-ID or after"}},
             openapi_extra={SSE_MARK: True})
 async def run_events(
     run_id: RunId,
@@ -66,7 +67,10 @@ async def run_events(
     after: Annotated[int | None, Query(ge=0, le=10**12, description="replay after this seq (no Last-Event-ID)")] = None,
 ) -> Response:
     """Every RunEvent of the run as a named SSE event whose id is its ``seq``."""
-    seen = parse_last_event_id(last_event_id) if last_event_id is not None else (after or 0)
+    try:
+        seen = parse_last_event_id(last_event_id) if last_event_id is not None else (after or 0)
+    except ValueError as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from None
     verdict = await asyncio.to_thread(_nothing_left, state, run_id, seen)
     if verdict is None:
         raise HTTPException(status_code=404, detail=f"no run {run_id}")

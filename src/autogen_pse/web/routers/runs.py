@@ -16,6 +16,7 @@ from autogen_pse.runner import RunRequest
 from autogen_pse.store.rows import decode_cursor
 from autogen_pse.store.trace import TraceBuilder
 from autogen_pse.web.deps import RunId, StateDep, WebState
+from autogen_pse.web.policy import confine_scripted
 from autogen_pse.web.routers.common import POST_ERRORS
 from autogen_pse.web.schemas import (
     CancelOut,
@@ -105,6 +106,12 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
         refused = state.model_policy(body.model or state.settings.model)
         if refused is not None:
             raise HTTPException(status_code=422, detail=f"model not allowed: {refused}")
+    model = body.model
+    if model is not None:  # the server's own default is the operator's choice; a client's is confined
+        try:
+            model = confine_scripted(model, state.settings.scripted_web_dir)
+        except UserError as exc:
+            raise HTTPException(status_code=422, detail=f"model not allowed: {exc}") from None
     if not await asyncio.to_thread(_task_known, state, body.task):
         raise HTTPException(status_code=404, detail=f"unknown task {body.task!r}; see GET /api/tasks")
     capacity = (getattr(state.executor, "concurrency", None) or 1) + state.max_queue
@@ -115,7 +122,7 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
     state.admitting += 1
     try:
         prepare = await asyncio.to_thread(_will_prepare, state, body)
-        request = RunRequest(task=body.task, model=body.model, max_cycles=body.max_cycles, vars=body.vars)
+        request = RunRequest(task=body.task, model=model, max_cycles=body.max_cycles, vars=body.vars)
         run_id = await state.executor.submit(request)
     except UserError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from None
