@@ -259,7 +259,8 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         artifact_path = run_dir / "artifact.md"
         atomic_write_text(run_dir / "artifact.raw.md", outcome.raw_artifact)
         final_text = ground.restore(sanitized.artifact)
-        mark = "" if verified else _unverified_mark(verdict, final_checks)
+        # no artifact at all (an invalid object is never one) leaves nothing to mark
+        mark = "" if verified or not final_text.strip() else _unverified_mark(verdict, final_checks)
         atomic_write_text(artifact_path, mark + final_text)
         open_issues = [] if verified else [*outcome.artifact_issues,
                                             *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
