@@ -131,6 +131,11 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
         per_unit = close - paid
         add(FactValue(id=f"{s}.pnl_per_unit", entity=s, metric="pnl_per_unit", value=per_unit, unit="money",
                       display=f"{per_unit:,.2f} per unit"))  # "a gain of $184.57 per share"
+        stop_price = paid * (1 + stop / 100)  # "the -20 % stop corresponds to $554.40 a share"
+        add(FactValue(id=f"{s}.stop_price", entity=s, metric="stop_price", value=stop_price, unit="money",
+                      display=f"{stop_price:,.2f} per unit"))
+        add(FactValue(id=f"{s}.stop_price_gap", entity=s, metric="stop_distance", value=close - stop_price,
+                      unit="money", display=f"{close - stop_price:,.2f} per unit to the stop price"))
         if close < paid:  # "the shares would need to rise about 38 % to get back to cost"
             rise = (paid / close - 1) * 100
             add(FactValue(id=f"{s}.recovery_pct", entity=s, metric="recovery", value=rise, unit="pct",
@@ -175,6 +180,8 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
             )
     n = len(data["symbols"])
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
+    rest = 100 - _value(facts, "top3_weight_pct")  # "… 76.28 %, leaving 23.72 % in the other two"
+    add(FactValue(id="rest_weight_pct", metric="remainder", value=rest, unit="pct", display=f"{rest:.2f}%"))
     multiple = _value(facts, "total_value") / _value(facts, "total_cost")
     add(FactValue(id="total_multiple", metric="multiple", value=multiple, unit="multiple", display=f"{multiple:.2f}x"))
 

@@ -79,7 +79,12 @@ class Binding:
             None,
         )
         tagged = tagged or next(  # "about $17.6k from Apple and $17.3k from Microsoft"
-            (m for m in mentions if end is not None and re.fullmatch(r"\s+(?:from|in|of|for)\s+", text[end : m.start])),
+            (
+                m
+                for m in mentions
+                if end is not None
+                and re.fullmatch(r"\s+(?:from|in|of|for)\s+|[\s-]*(?:units?|shares?)?\s+", text[end : m.start])
+            ),
             None,
         )
         if tagged is not None:  # "10.2y (MSFT)"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 
 from .catalogue import Mention
+from .derived import _RELATIVE
 from .evidence import FactValue, Metric
 from .model import Finding, Status
 from .patterns import (
@@ -13,7 +13,6 @@ from .patterns import (
     _COMPARATOR,
     _GLOBAL_NEAR,
     _HYPOTHETICAL,
-    _LIST_SEP,
     _PAREN,
     _STRONG,
     _TOGETHER_ANY,
@@ -21,9 +20,8 @@ from .patterns import (
     _bare,
     _pair_role,
     _quantity_units,
-    counted_noun,
 )
-from .periods import RATE_SECONDS, completed_years, rate_after
+from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
 from .quantities import Quantity, matches
 
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
@@ -33,15 +31,6 @@ _ANY_DIRECTION = re.compile(
     r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|up|gain\w*|rose|risen|positive|profit\w*)\b",
     re.IGNORECASE,
 )
-_OBJECT = re.compile(r"\b(?:of|as|than)\s+$", re.IGNORECASE)  # the other side of a ratio
-# "… times the size of", "… as volatile as", "… larger than": a ratio of two entities' facts
-_RELATIVE = re.compile(
-    r"\s+(?:(?:the\s+)?(?P<size>size|weight|value|worth|bigger|larger|heavier|as\s+(?:big|large|heavy))\b"
-    r"[^.;,]{0,20}?\b(?:of|as|than)\b|as\s+[\w-]+\s+as\b|more\s+than\b|that\s+of\b|than\b|as\b)",
-    re.IGNORECASE,
-)
-
-
 class Figures:
     """Figures and durations against the facts of their entity and metric (a part of the Verifier)."""
 
@@ -149,7 +138,10 @@ class Figures:
             pools += [self._pool(None, m, compatible, direction) for m in metrics]
         pools.append(self._priced(text, q, entity, qs))
         pair = _pair_role(text, q)
-        rate = rate_after(text, q.end)
+        rate = rate_after(text, q.end) or rate_before(text, q.start)
+        if not rate and pair == "from":  # "from roughly $100k to $65k a month": both a month
+            nxt = next((o for o in qs if o.start >= q.end), None)
+            rate = rate_after(text, nxt.end) if nxt is not None else ""
         for pool in pools:
             hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate))]
             if hits:
@@ -217,103 +209,6 @@ class Figures:
             note=note,
             evidence=[f.id for f in pool[:2]] + [f.id for f in elsewhere[:1]],
         ), metrics
-
-    def _relative(
-        self, text: str, q: Quantity, entity: str | None, spans: list[tuple[int, int, Metric]], mentions: list[Mention]
-    ) -> Finding:
-        """ "Apple is about 2.5 times the size of Google", "twice as volatile as IBM": the ratio of two
-        entities' facts of the metric named in the comparison (or of ``relative_metric`` for size)."""
-        m = _RELATIVE.match(text, q.end)
-        assert m is not None
-        subjects = [x.entity for x in mentions if x.end <= q.start and not _OBJECT.search(text, 0, x.start)]
-        entity = subjects[-1] if subjects else entity  # "2.5 times the size of Google, three times IBM's"
-        other = next((x.entity for x in mentions if m.end() <= x.start <= m.end() + 12), None)
-        named = [metric for s, e, metric in spans if q.end <= s and e <= m.end() + 1]
-        metric = named[0].name if named else self.ev.relative_metric if m.group("size") else ""
-        mine = [f for f in self._facts(entity) if metric and f.metric == metric]
-        theirs = [f for f in self._facts(other) if metric and f.metric == metric]
-        if not (mine and theirs and other != entity and theirs[0].value):
-            return Finding(kind="figure", text=q.text, status=Status.NONE, note="a relative comparison")
-        ratio = mine[0].value / theirs[0].value
-        status = Status.SUPPORTED if matches(q, ratio, signed=False) else Status.CONTRADICTED
-        return Finding(
-            kind="figure",
-            text=q.text,
-            status=status,
-            evidence=[mine[0].id, theirs[0].id],
-            note=f"{mine[0].id} / {theirs[0].id} = {mine[0].shown()} / {theirs[0].shown()} = {ratio:.2f}x",
-        )
-
-    def _by_noun(self, text: str, q: Quantity, entity: str | None) -> Finding | None:
-        """ "Migrated 18 Python services", "adopted across five teams": a count compared with the
-        source's counts of the same thing (the entity's first), when the source counts it at all."""
-        noun = counted_noun(text, q.end)
-        same = [f for f in self.ev.facts if noun and f.noun == noun]
-        if not same:
-            return None
-        hits = [f for f in same if matches(q, f.value)]
-        if hits:
-            return self._supported(q, [f for f in hits if f.entity == entity] or hits, 0)
-        mine = [f for f in same if f.entity == entity] or same
-        shown = ", ".join(f"{f.id} = {f.shown()}" for f in mine[:2])
-        return Finding(
-            kind="figure",
-            text=q.text,
-            status=Status.CONTRADICTED,
-            evidence=[f.id for f in mine[:2]],
-            note=f"{q.text} does not match the count in the source ({shown})",
-        )
-
-    def _priced(self, text: str, q: Quantity, entity: str | None, qs: list[Quantity]) -> list[FactValue]:
-        """ "Sell 79 Apple shares, worth about $17,600": a number of units just before, times the price."""
-        price = [f for f in self._facts(entity) if f.metric == self.ev.price_metric] if q.unit == "money" else []
-        units = [o for o in qs if o.unit in ("units", "count") and 0 < q.start - o.end <= 40 and o.value > 1]
-        if not price or not units or _STRONG.search(text, units[-1].end, q.start):
-            return []
-        n = units[-1].value
-        return [FactValue(id=f"{n:g} × {price[0].id}", entity=entity, metric=price[0].metric,
-                          value=n * price[0].value, unit="money", display=f"{n * price[0].value:,.2f}")]  # fmt: skip
-
-    def _listed_before(self, text: str, q: Quantity, mentions: list[Mention]) -> set[str]:
-        """ "Apple, Google and IBM make up 76 %", "… and two in loss (GOOG, MSFT), down USD 11.9k": the
-        entities of the list right before the figure, when a list is its subject."""
-        before = [m for m in mentions if m.end <= q.start]
-        run = before[-1:]
-        for a, b in itertools.pairwise(reversed(before)):
-            if not _LIST_SEP.fullmatch(_PAREN.sub("", text[b.end : a.start]).replace("(", "").replace(")", "")):
-                break
-            run.append(b)
-        if len(run) < 2 or _STRONG.search(text[before[-1].end : q.start]):
-            return set()
-        return {m.entity for m in run}
-
-    def _sums(self, entities: set[str], metrics: list[Metric], compatible: tuple[str, ...]) -> list[FactValue]:
-        """Facts summed over ``entities`` ("down about $11.9k between them")."""
-        names = {m.same_as or m.name for m in metrics} or {f.metric for e in entities for f in self._facts(e)}
-        out = []
-        for name in sorted(names):
-            facts = [f for e in sorted(entities) for f in self._facts(e) if f.metric == name and f.unit in compatible]
-            if len(facts) == len(entities):
-                out.append(
-                    FactValue(
-                        id="+".join(f.id for f in facts),
-                        metric=name,
-                        unit=facts[0].unit,
-                        value=sum(f.value for f in facts),
-                        display=f"{sum(f.value for f in facts):,.2f}",
-                    )
-                )
-        return out
-
-    def _spreads(self, entities: set[str], metrics: list[Metric], compatible: tuple[str, ...]) -> list[FactValue]:
-        """Differences between two entities' facts of a metric ("AAPL and AMZN <1pp apart on σ")."""
-        out = []
-        for name in sorted({m.same_as or m.name for m in metrics}):
-            facts = [f for e in sorted(entities) for f in self._facts(e) if f.metric == name and f.unit in compatible]
-            for a, b in itertools.combinations(facts, 2):
-                gap = abs(a.value - b.value)
-                out.append(FactValue(id=f"{a.id}−{b.id}", metric=name, unit=a.unit, value=gap, display=f"{gap:.2f}"))
-        return out
 
     def _portfolio_level(self, text: str, q: Quantity) -> bool:
         """A figure whose own phrase speaks of the whole ("the book is worth …", "… of the portfolio")."""

@@ -40,6 +40,8 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         row, columns = None, []
         if unit.kind == "row":
             row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
+            if "" in row and "symbol" not in row:  # "| | Action | Quantity |": the unnamed first column
+                row["symbol"] = row[""]
             for alias, name in _COLUMN_ALIASES.items():  # "Holding" is the Symbol column, "Trade" the Action
                 if alias in row and name not in row:
                     row[name] = row[alias]

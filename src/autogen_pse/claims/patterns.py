@@ -82,7 +82,7 @@ _COMPAT = {
     "weeks": ("weeks",),
 }
 _UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 Apple shares"
-    r"^\s*(?:of\s+(?:your|the|our|its|my|their)\s+(?:\d[\d,]*\s+)?)?(?:[A-Z][\w.&]*\s+)?(?:shares?|units?|sh|shs)\b",
+    r"^[\s-]*(?:of\s+(?:your|the|our|its|my|their)\s+(?:\d[\d,]*\s+)?)?(?:[A-Z][\w.&]*\s+)?(?:shares?|units?|sh|shs)\b",
     re.IGNORECASE,
 )
 # the start of a sentence: after an outline number ("2.3", "A.", "b)"), emoji, quotes or markup
@@ -153,7 +153,10 @@ _OBJECT_WORDS = {
     "all",
     "half",
 }
-_AFTER_GAP = re.compile(r"[*_]{0,2}[\s:=(-]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?")
+_AFTER_GAP = re.compile(
+    r"[*_]{0,2}[\s:=(-]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?"
+    r"(?:(?:lower|higher|less|more|fewer|faster|slower|cheaper|smaller|bigger|reduction\s+in|cut\s+in)\s+)?"
+)
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison
     r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*)"

@@ -30,6 +30,21 @@ _RATE = re.compile(
 )
 
 
+_RATE_LEAD = re.compile(
+    r"^\W*(?:that\s+is\s+)?(monthly|weekly|daily|annually|yearly|per\s+(?:month|year|day|week)|a\s+(?:month|year))\b",
+    re.IGNORECASE,
+)
+
+
+def rate_before(text: str, start: int) -> str:
+    """The period a clause opens with ("Monthly, that is roughly $35,000"), or ``""``."""
+    m = _RATE_LEAD.match(text[:start])
+    if not m:
+        return ""
+    word = m.group(1).lower().split()[-1]
+    return _RATE_WORDS[word]
+
+
 def rate_after(text: str, end: int) -> str:
     """The period a figure is per ("$420k a year", "2M events per day", "~$35k/month"), or ``""``."""
     m = _RATE.match(text[end : end + 40])

@@ -31,7 +31,10 @@ seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninet
 """.split()
 _SCALE_WORDS = ("hundred", "thousand", "million", "billion")
 _NUMBER_WORD = "|".join(_UNITS_WORDS + list(_SCALE_WORDS))
-_WORD_SEQ = re.compile(rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD}))*\b", re.IGNORECASE)
+_WORD_SEQ = re.compile(  # "one hundred and twenty-seven thousand, one hundred and fifty-seven"
+    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+|(?<=thousand),\s+|(?<=million),\s+)(?:{_NUMBER_WORD}))*\b",
+    re.IGNORECASE,
+)
 _FRACTIONS = {
     "half": 1 / 2,
     "a half": 1 / 2,
@@ -71,21 +74,6 @@ _FRACTIONS.update(
 _FRACTION_RE = re.compile(
     r"\b(" + "|".join(sorted((re.escape(k) for k in _FRACTIONS), key=len, reverse=True)) + r")\b", re.IGNORECASE
 )
-_MULTIPLE_VERBS = {
-    "doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5,
-    "doubling": 2, "tripling": 3, "trebling": 3, "quadrupling": 4,
-}  # fmt: skip
-_MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
-_TIME_PHRASES = {
-    "half an hour": 30.0, "quarter of an hour": 15.0, "a quarter of an hour": 15.0, "three-quarters of an hour": 45.0,
-    "three quarters of an hour": 45.0, "an hour and a half": 90.0, "a full day": 1440.0, "a whole day": 1440.0,
-}  # fmt: skip
-_TIME_PHRASE_RE = re.compile("|".join(sorted(map(re.escape, _TIME_PHRASES), key=len, reverse=True)), re.IGNORECASE)
-_GLYPHS = {"¼": 25.0, "½": 50.0, "¾": 75.0, "⅓": 100 / 3, "⅔": 200 / 3, "⅕": 20.0}
-_FOLDS = {**_NUMERATORS, "ten": 10, "twelve": 12, "twenty": 20}
-_FOLD_RE = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)fold\b", re.IGNORECASE)
-_DOZEN_RE = re.compile(r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
-_DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
@@ -101,7 +89,7 @@ _DIGITS = re.compile(
 )
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
-    r"|[\s-](?:days?|months?|years?|yrs?|hours?|minutes?|weeks?)\b)?"
+    r"|[\s-](?:days?|months?|years?|yrs?|hours?|minutes?|weeks?)\b|\s(?:US\s)?dollars?\b)?"
 )
 
 _HEDGES = [
@@ -212,7 +200,7 @@ def _unit_from_after(after: str, cur: str) -> tuple[Unit, float]:
 def _words_value(phrase: str) -> float | None:
     from text_to_num import text2num
 
-    cleaned = re.sub(r"\s+and\s+", " ", phrase.lower().replace("-", " ")).strip()
+    cleaned = re.sub(r"\s+and\s+", " ", phrase.lower().replace("-", " ").replace(",", " ")).strip()
     try:
         return float(text2num(cleaned, "en"))
     except ValueError:
@@ -276,49 +264,9 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             hedge = "under"
         add(Quantity(value * (sign or 1), unit, text[start : m.end()].strip(), start, m.end(), tol, hedge, sign))
 
-    for m in _MULTIPLE_VERB_RE.finditer(text):
-        if _overlaps(taken, m.start(), m.end()):
-            continue
-        hedge, _h = _hedge_before(text, m.start())
-        value = _MULTIPLE_VERBS[m.group(1).lower()]
-        add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), value * MULTIPLE_REL, hedge, kind="multiple"))
+    from .phrases import phrase_quantities  # words and signs for figures (imported late: it uses Quantity)
 
-    for m in re.finditer(r"\bhalv(?:ed|ing)\b", text, re.IGNORECASE):  # "halved p95 latency": down 50 %
-        if not _overlaps(taken, m.start(), m.end()):
-            hedge, _h = _hedge_before(text, m.start())
-            add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))
-
-    for m in _TIME_PHRASE_RE.finditer(text):  # "half an hour", "a full day": minutes
-        if not _overlaps(taken, m.start(), m.end()):
-            hedge, _h = _hedge_before(text, m.start())
-            minutes = _TIME_PHRASES[re.sub(r"\s+", " ", m.group(0).lower())]
-            add(Quantity(minutes, "minutes", m.group(0), m.start(), m.end(), minutes * 0.1, hedge, kind="words"))
-
-    for m in re.finditer(r"[¼½¾⅓⅔⅕]", text):  # "lighten by ~¼"
-        if not _overlaps(taken, m.start(), m.end()):
-            hedge, _h = _hedge_before(text, m.start())
-            value = _GLYPHS[m.group(0)]
-            add(Quantity(value, "pct", m.group(0), m.start(), m.end(), value * FRACTION_REL, hedge, kind="fraction"))
-
-    for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold" ("my concerns are twofold" is no figure)
-        if not _overlaps(taken, m.start(), m.end()) and not re.match(r"\s*[.:;]", text[m.end() :]):
-            value = float(_FOLDS[m.group(1).lower()])
-            hedge, _h = _hedge_before(text, m.start())
-            tol = value * MULTIPLE_REL
-            add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), tol, hedge, kind="multiple"))
-
-    for m in _DOZEN_RE.finditer(text):
-        if _overlaps(taken, m.start(), m.end()):
-            continue
-        word = m.group(0).lower()
-        hedge, _h = _hedge_before(text, m.start())
-        if "dozen" in word:
-            n = _DOZENS[re.sub(r"\s+", " ", word.rsplit(" ", 1)[0])]
-            add(Quantity(12 * n, "count", m.group(0), m.start(), m.end(), 0.5, hedge, kind="words"))
-        elif "decade" in word:
-            add(Quantity(10, "years", m.group(0), m.start(), m.end(), 0.5, hedge, kind="words"))
-        else:
-            add(Quantity(2, "multiple", m.group(0), m.start(), m.end(), 2 * MULTIPLE_REL, hedge, kind="multiple"))
+    phrase_quantities(text, taken, add)
 
     for m in _FRACTION_RE.finditer(text):
         if _overlaps(taken, m.start(), m.end()) or re.search(
@@ -328,6 +276,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         frac = _FRACTIONS[m.group(1).lower()]
         if m.group(1).lower() == "half" and re.search(r"\b(?:in|by)\s+$", text[max(0, m.start() - 4) : m.start()]):
             hedge, _h = _hedge_before(text, m.start())
+            if re.search(r"\b(?:and then some|or more|and more|at least)\b", text[m.end() : m.end() + 40], re.I):
+                hedge = "over"  # "halved latency — and then some": 60 % is more than half
             add(Quantity(50.0, "pct", m.group(0), m.start(), m.end(), 50 * FRACTION_REL, hedge, kind="fraction"))
             continue
         if re.match(
@@ -362,6 +312,10 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         after = am.group("after") or "" if am else ""
         unit, factor = _unit_from_after(after, "")
         end = m.end() + (half.end() if half else 0) + len(after)
+        cents = re.match(rf"\s+and\s+((?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))?)\s+cents\b", text[end:], re.I)
+        if unit == "money" and cents and (_words_value(cents.group(1)) or 0) < 100:  # "… dollars and sixty cents"
+            value += (_words_value(cents.group(1)) or 0) / 100
+            end += cents.end()
         hedge, _h = _hedge_before(text, m.start())
         add(
             Quantity(
@@ -370,7 +324,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
                 text[m.start() : end],
                 m.start(),
                 end,
-                (0.25 if half else 0.5) * factor,
+                (0.25 if half else _SCALES.get(phrase.lower().rsplit(None, 1)[-1], 1.0) * 0.5) * factor,
                 hedge,
                 kind="words",
             )

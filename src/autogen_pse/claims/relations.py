@@ -253,7 +253,9 @@ class Relations:
         for rx, sign in ((_PERF_UP, 1), (_PERF_DOWN, -1)):
             for m in rx.finditer(text):
                 clause_ents = [x.entity for x in mentions if not self._boundaries(text, x.start, m.start())]
-                ents = clause_ents or ([self._entity_for(text, m.start(), mentions, scope)] if not mentions else [])
+                plural = re.search(r"\b(?:positions|holdings|stocks|names|shares|companies)\b", text, re.IGNORECASE)
+                guessed = [self._entity_for(text, m.start(), mentions, scope)] if not mentions and not plural else []
+                ents = clause_ents or guessed  # "Positions showing a loss": some of them, none named
                 for entity in ents:
                     facts = [
                         f

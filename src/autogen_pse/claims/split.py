@@ -27,6 +27,10 @@ _SUBLABEL = re.compile(  # labels of an entry's parts, not sections of their own
     r"tech(?:nology)?\s+stack|stack|tools|environment|results|selected\s+work)$",
     re.IGNORECASE,
 )
+_MEMO_FIELD = re.compile(  # "**From:** Investment Advisory Desk", "To: the Client", "Re: …"
+    r"^[*_]*(?:from|to|cc|bcc|re|subject|date|attn|attention|prepared\s+(?:by|for)|author|classification)[*_]*\s*:",
+    re.IGNORECASE,
+)
 _GREETING = re.compile(r"^(?:dear|hi|hello|good (?:morning|afternoon))\b", re.IGNORECASE)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
@@ -184,7 +188,7 @@ def _split_units(text: str) -> list[Unit]:
             chunk = text[start : offsets[last] + len(lines[last])]
             for sent, s, e in _sentences(chunk.replace("\n", " "), start):
                 caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", sent.strip("*_ ")) is not None
-                greeting = _SALUTATION.match(sent)
+                greeting = _SALUTATION.match(sent) or _MEMO_FIELD.match(sent)
                 kind = "heading" if caps or _BOLD_ONLY.fullmatch(sent) or greeting or signed[0] else "sentence"
                 # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims,
                 # nor is the signature after a sign-off ("Helen Marsh, Private Client Adviser")

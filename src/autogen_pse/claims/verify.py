@@ -21,6 +21,7 @@ from .binding import Binding
 from .catalogue import Catalogue
 from .counts import Counts
 from .dates import find_dates, name_spans
+from .derived import Derived
 from .evidence import Evidence, FactValue, Metric
 from .figures import Figures
 from .lexicon import (
@@ -59,7 +60,7 @@ _ABSENT = re.compile(
 )
 
 
-class Verifier(Binding, Counts, Figures, Relations, Statements):
+class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
     """Compiled once per :class:`Evidence`; :meth:`verify` checks one unit."""
 
     def __init__(self, evidence: Evidence) -> None:
@@ -328,6 +329,20 @@ class Verifier(Binding, Counts, Figures, Relations, Statements):
                     )
                 )
             out.append(fact)
-        return out
+        return out + _implied(out)
 
     # --- binding ----------------------------------------------------------------------------
+
+
+def _implied(facts: list[FactValue]) -> list[FactValue]:
+    """ "Cut spend by 35% ($420,000 a year)": the amount before (a $1.2M bill) and after the cut."""
+    cuts = [f for f in facts if f.unit == "pct" and f.direction < 0 and 0 < f.value < 100]
+    amounts = [f for f in facts if f.unit == "money" and f.rate]
+    out = []
+    for cut in cuts[:1]:
+        for amount in amounts:
+            base = amount.value / (cut.value / 100)
+            for key, value in (("base", base), ("after", base - amount.value)):
+                out.append(amount.model_copy(update={"id": f"{amount.id}.{key}", "value": value,
+                                                     "display": f"{value:,.0f} ({key} the cut)", "pair": ""}))
+    return out
