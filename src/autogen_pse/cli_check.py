@@ -62,7 +62,7 @@ def check(
     from .verification import check_document, document_checker
 
     settings = _settings()
-    load_task(settings.tasks_dir, task)  # an unknown task is reported before anything else
+    load_task(settings.tasks_dir, task).check_vars(_parse_vars(var or []))  # unknown task or --var: first
     texts = [(str(f), _read(f)) for f in files]  # every file readable before any work
     checker = document_checker(task, _parse_vars(var or []), settings)
     reviewer = None

@@ -166,3 +166,22 @@ def test_passages_share_the_claims_words(checker: Checker) -> None:
 ])
 def test_parse(reply: str, expected: tuple[str, str]) -> None:
     assert parse(reply) == expected
+
+
+def test_a_remote_judge_sees_no_email_or_phone(tmp_path: Path, settings: Settings) -> None:
+    """A CV's contact line may be an unverifiable claim: a remote judge (a real loopback server that
+    speaks the OpenAI API) receives placeholders, and its quote comes back restored."""
+    from pydantic import SecretStr
+
+    from tests.hardening.helpers import FakeOpenAI, completion
+
+    resume = checker_for("resume-tailor", tmp_path / "cv")
+    doc = "# Elena Marsh\n\nReach me at elena.marsh@example.com or +44 7700 900123: I was promoted to tech lead.\n"
+    with FakeOpenAI(lambda body: (200, completion("VERDICT: NOT_ENOUGH_INFO\nQUOTE: none"))) as fake:
+        s = settings.model_copy(update={"openai_base_url": fake.url, "openai_api_key": SecretStr("sk-test")})
+        report = check_document(resume, "cv.md", doc, judge=Judge.open("openai:gpt-4o-mini", s))
+    sent = b"".join(r["raw"] for r in fake.requests)
+    assert fake.requests, "the judge was asked"
+    assert b"elena.marsh@example.com" not in sent and b"7700 900123" not in sent
+    assert b"[[EMAIL_1]]" in sent
+    assert any(c["judge"] for c in report.claims)

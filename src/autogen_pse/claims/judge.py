@@ -84,16 +84,23 @@ class Judge:
         from autogen_core.models import SystemMessage, UserMessage
 
         from ..models import open_provider
+        from ..redact import Redactor
 
         provider = open_provider(self.spec, self._settings)
+        # a remote judge sees e-mail addresses and phone numbers as placeholders only (a CV's contact
+        # line may be an unverifiable claim); the provider says whether it is remote
+        redactor = Redactor() if provider.remote else None
         try:
             client = provider.client_for("evaluator")
             for claim in ledger.unverifiable:
                 found = passages(claim.text, evidence)
+                asked = question(claim.text, found)
                 result = await client.create(
-                    [SystemMessage(content=SYSTEM), UserMessage(content=question(claim.text, found), source="user")]
-                )
+                    [SystemMessage(content=SYSTEM),
+                     UserMessage(content=redactor.redact(asked) if redactor else asked, source="user")]
+                )  # fmt: skip
                 verdict, quote = parse(result.content if isinstance(result.content, str) else "")
+                quote = redactor.restore(quote) if redactor else quote
                 claim.judge = {
                     "model": provider.name,
                     "verdict": verdict,
