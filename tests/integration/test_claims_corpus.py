@@ -50,7 +50,7 @@ def test_corpus_is_complete_and_labelled() -> None:
 @pytest.mark.parametrize(("task", "floors"), [
     ("portfolio-review", {"contradicted": 0.94, "no_number_flagged": 0.85, "fails": 0.85,
                           "faithful_failed": 0.16, "faithful_warned": 0.05}),
-    ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.85, "fails": 0.94,
+    ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.80, "fails": 0.94,
                        "faithful_failed": 0.11, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:

@@ -9,11 +9,12 @@ Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) â†
 from .evidence import Count, DateFact, Duration, Entity, Evidence, FactValue, Flag, Metric, Source, Transition
 from .ledger import build_ledger, ledger_checks
 from .model import Claim, Finding, Ledger, Status
+from .number_formats import mend
 from .transitions import stated_changes
 from .verify import Verifier
 
 __all__ = [
     "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
     "Metric", "Source", "Status", "Transition", "Verifier", "build_ledger", "ledger_checks",
-    "stated_changes",
+    "mend", "stated_changes",
 ]

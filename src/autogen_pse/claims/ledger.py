@@ -13,7 +13,7 @@ import re
 
 from ..hooks import CheckResult
 from .model import Claim, Ledger, Status
-from .number_formats import normaliser
+from .number_formats import mend, normaliser
 from .split import Unit, split_units
 from .verify import Verifier
 
@@ -30,6 +30,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     """The ledger of ``artifact`` (see the module docstring)."""
     claims: list[Claim] = []
     last_paragraph, last_entities = -1, []
+    artifact = mend(artifact)  # words broken across lines, page footers (offsets kept)
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     for n, unit in enumerate(split_units(artifact), start=1):
         scope = _context_entities(unit, verifier)

@@ -1,4 +1,5 @@
-"""Number and date formats of other locales, rewritten in place to the one the ledger reads.
+"""Number and date formats of other locales, and text pasted from a PDF, rewritten in place to the
+form the ledger reads.
 
 A document that writes ``127.157,10 USD`` and ``43,85 %`` (a decimal comma) is read as
 ``127,157.10`` and ``43.85``; ``127 157 USD`` (spaces between thousands) as ``127,157``; in such a
@@ -41,3 +42,14 @@ def normaliser(document: str) -> Callable[[str], str]:
         return _SPACED.sub(lambda m: re.sub(r"[ \u00a0\u202f]", ",", m.group(0)), text)
 
     return rewrite
+
+
+_BROKEN = re.compile(r"(?<=[A-Za-z]{2})-\n([ \t]*)([a-z][A-Za-z]*)")  # "Post-\ngreSQL": broken at a line end
+_PAGE = re.compile(r"\bPage \d+ of \d+\b")
+
+
+def mend(document: str) -> str:
+    """``document`` with words broken across lines joined ("Post-\ngreSQL" → "PostgreSQL\n ") and
+    "Page 1 of 2" footers blanked — same length, same lines, so offsets still hold."""
+    document = _BROKEN.sub(lambda m: f"{m.group(2)}\n{m.group(1)} ", document)
+    return _PAGE.sub(lambda m: " " * len(m.group(0)), document)

@@ -31,7 +31,8 @@ _RATE = re.compile(
 
 
 _RATE_LEAD = re.compile(
-    r"^\W*(?:that\s+is\s+)?(monthly|weekly|daily|annually|yearly|per\s+(?:month|year|day|week)|a\s+(?:month|year))\b",
+    r"^\W*(?:that\s+is\s+)?(monthly|weekly|daily|annually|yearly|per\s+(?:month|year|day|week)|a\s+(?:month|year))"
+    r"\s*[,:]",
     re.IGNORECASE,
 )
 

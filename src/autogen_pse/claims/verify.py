@@ -54,7 +54,7 @@ from .transitions import reversed_change, terms
 
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
 _ABSENT = re.compile(
-    r"\b(?:not\s+(?:on|in|listed|mentioned)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
+    r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
     r"exposure)|lacks?|gaps?|missing|absent|whether)\b",
     re.IGNORECASE,
 )
@@ -70,7 +70,8 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
         self.after_re = {m.name: phrase_regex(m.after_words) for m in evidence.metrics if m.after_words}
         self.rank_re = [(rank_regex(p), m, p, order) for m in evidence.metrics for p, order in m.rank.items()]
         # one pass to tell whether a claim has any ranking phrase at all (most have none)
-        self.rank_any = re.compile("|".join(rx.pattern for rx, *_ in self.rank_re) or "(?!)", re.IGNORECASE)
+        firsts = sorted({p.split()[0] for m in evidence.metrics for p in m.rank}, key=len, reverse=True)
+        self.rank_any = re.compile("|".join(re.escape(w) for w in firsts) or "(?!)", re.IGNORECASE)
         self._spans: dict[str, list[tuple[int, int, Metric]]] = {}
         self.alias = {stem(w): e.id for e in evidence.entities for n in e.names + e.symbols for w in n.split()
                       if len(n.split()) == 1}  # fmt: skip

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from autogen_pse.claims import mend
+
 from .cv import degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
 from .lexicon import find_numbers, number_supported
 from .model import CvModel, token_set
@@ -153,7 +155,8 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
     text = _role_text(lines, block)
     role = parse_role(text, known_titles=model.titles, known_orgs=set(model.by_employer))
     title, employer = clean_inline(role["title"]), clean_inline(role["employer"])
-    known = _known_role(model, text)
+    first_body = next((lines[i] for i in block.body if lines[i].strip()), "")
+    known = _known_role(model, text) or _known_role(model, f"{text} | {clean_inline(first_body)}")
     if known and not (model.employer_entries(employer) and model.title_known(title, model.employer_entries(employer))):
         title, employer = known  # "brightline payments ltd / senior backend engineer / 03/2020 – today"
     if employer and model.is_location(employer) and not model.employer_entries(employer):
@@ -225,6 +228,7 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
         entry.ok = all(oks)
         out.append(Claim("entries", text, line, entry.ok, "" if entry.ok else "no such education entry in the CV"))
         return entry
+    text = parts[0]  # one item, its fields separated by commas ("MSc Computer Science\tUniversity of Leeds")
     info = parse_education_entry(text)
     schools = model.school_entries(info["school"]) if info["school"] else []
     if info["level"]:
@@ -308,6 +312,7 @@ def entry_parts(text: str) -> list[str]:
     header row states none), several items on one line, or the degrees and certifications a sentence
     names ("I hold an MSc in … from …, which I took after a BSc in …")."""
     text = re.sub(r"\s*(?<![\w'’])['’]\d{2}\b", "", text)  # "Leeds '15": the year is checked apart
+    text = re.sub(r"\s*(?:\t+|\s{3,})\s*(?=\S)", ", ", text.strip())  # "MSc Computer Science\tUniversity of Leeds"
     if text.lstrip().startswith("|"):
         cells = [c.strip(" ,") for c in text.strip().strip("|").split("|")]
         if not re.search(r"\d", text) and not find_degrees(text) and all(len(c.split()) <= 3 for c in cells):
@@ -475,7 +480,7 @@ def analyse(artifact: str, model: CvModel) -> Analysis:
     """Every claim of ``artifact`` with its grounding, and the artifact's sections and entries."""
     # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
     # entry heads and bullets; "MSc … @ University of Leeds" as "at"
-    lines = [re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", line)) for line in artifact.splitlines()]
+    lines = [re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", line)) for line in mend(artifact).splitlines()]
     sections = split_sections(lines)
     claims: list[Claim] = []
     entries: list[OutEntry] = []

@@ -121,7 +121,7 @@ def degree_field(text: str, span: tuple[int, int]) -> str:
     """The field after a degree mention: ``"MSc in Computer Science (Hons)"`` → ``"Computer Science"``."""
     rest = text[span[1] :]
     rest = re.sub(r"^\s*(?:\(Hons\.?\)|with honours|hons\.?)?\s*(?:in|of|,)?\s*", "", rest, flags=re.I)
-    rest = re.split(r"\s+(?:—|–|-|\||·|at|from)\s+|[,;(|·—–]", rest, maxsplit=1)[0]
+    rest = re.split(r"\s+(?:—|–|-|\||·|at|from)\s+|[,;(|·—–\t]|\s{3,}", rest, maxsplit=1)[0]
     return re.sub(r"(?:\s+(?:in|at|from|and|with))+\s*$", "", rest.strip(" .:"))  # "Mathematics in 2014"
 
 
