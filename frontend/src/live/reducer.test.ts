@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../api/client";
-import { initialLive, reduce, totals, type LiveState } from "./reducer";
+import { EVENT_KINDS, initialLive, reduce, totals, type LiveState } from "./reducer";
 
 const RUN = "01JAAAAAAAAAAAAAAAAAAAAAAA";
 let seq = 0;
@@ -43,6 +43,18 @@ describe("live reducer", () => {
     expect(totals(s.agents)).toEqual({ calls: 2, prompt: 15, completion: 3, cost: null });
     expect(s.final?.limit).toBe("max_cycles");
     expect(s.artifact?.grounding?.score).toBe(0.5);
+  });
+
+  it("shows a progress line per model call and listens for every progress kind", () => {
+    seq = 0;
+    const s = play([
+      ev("cycle_started", { index: 1, kind: "initial" }, 1),
+      ev("model_call", { role: "specialist", prompt_tokens: 600, completion_tokens: 120, seconds: 15.2, tokens_per_s: 7.9 }, 1),
+    ]);
+    expect(s.cycles[0]?.items).toEqual([
+      expect.objectContaining({ type: "model_call", role: "specialist", tokens: 120, seconds: 15.2, rate: 7.9 }),
+    ]);
+    expect(EVENT_KINDS).toEqual(expect.arrayContaining(["model_call", "model_wait", "ledger"]));
   });
 
   it("ignores replayed and duplicate events", () => {

@@ -26,7 +26,8 @@ export type LiveItem =
   | { type: "tool_call"; seq: number; ts: string; source: Role; calls: ToolCallItem[] }
   | { type: "tool_result"; seq: number; ts: string; source: Role; results: ToolResultItem[] }
   | { type: "retrieval"; seq: number; ts: string; role: Role; query: string; sources: string[] }
-  | { type: "warning"; seq: number; ts: string; message: string };
+  | { type: "warning"; seq: number; ts: string; message: string }
+  | { type: "model_call"; seq: number; ts: string; role: Role; tokens: number; seconds: number; rate: number | null };
 
 export interface LiveCheck {
   name: string;
@@ -171,6 +172,11 @@ export function reduce(state: LiveState, event: RunEvent): LiveState {
       return addItem({ type: "tool_result", ...base, source: str(p.source), results: arr<ToolResultItem>(p.results) });
     case "warning":
       return addItem({ type: "warning", ...base, message: str(p.message) });
+    case "model_call":  // a progress line per finished model call (tokens, seconds, tokens/s)
+      return addItem({
+        type: "model_call", ...base, role: str(p.role) as Role, tokens: num(p.completion_tokens),
+        seconds: num(p.seconds), rate: typeof p.tokens_per_s === "number" ? p.tokens_per_s : null,
+      });
     case "check": {
       const check = toCheck(p);
       if (check.phase === "final" || cycleIndex < 1) return { ...s, finalChecks: [...s.finalChecks, check] };
@@ -225,4 +231,5 @@ export function totals(agents: Record<string, AgentTotals>): AgentTotals {
 export const EVENT_KINDS = [
   "run_started", "prepared", "retrieval", "cycle_started", "message", "tool_call", "tool_result",
   "verdict", "check", "usage", "cycle_finished", "sanitized", "artifact", "warning", "run_finished",
+  "ledger", "model_call", "model_wait",
 ] as const;

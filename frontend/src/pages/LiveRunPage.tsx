@@ -19,6 +19,13 @@ function ItemView({ item }: { item: LiveItem }) {
       </p>
     );
   if (item.type === "warning") return <p className="note note-warn" role="note"><strong>Warning:</strong> {item.message}</p>;
+  if (item.type === "model_call")
+    return (
+      <p className="note muted small">
+        <AgentLabel source={item.role} /> model call: {item.tokens} tokens in {item.seconds.toFixed(1)} s
+        {item.rate !== null && <> ({item.rate.toFixed(1)} tokens/s)</>}
+      </p>
+    );
   return <Turn turn={item as TurnData} />;
 }
 
