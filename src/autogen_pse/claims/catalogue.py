@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .evidence import Evidence
-from .lexicon import phrase_regex, stem
+from .lexicon import STOPWORDS, phrase_regex, stem
 from .patterns import _INITIAL
 
 _TICKER_CONTEXT = re.compile(
@@ -79,6 +79,13 @@ class Catalogue:
                     self.sharing[first] = (*self.sharing.get(first, (first,)), e.id)
             for sym in e.symbols:
                 self._by_symbol.setdefault(sym, e.id)
+        # "aapl", "msft" in a lower-case chat: a ticker of three or more capitals, when the
+        # lower-case word is not English the evidence uses ("all", "cat" stay words)
+        words = {w.lower() for text in evidence.vocabulary for w in re.findall(r"[A-Za-z]+", text)}
+        for sym, entity in list(self._by_symbol.items()):
+            low = sym.lower()
+            if re.fullmatch(r"[A-Z]{3,5}", sym) and low not in words and low not in STOPWORDS:
+                self._by_symbol.setdefault(low, entity)
         self._names = phrase_regex(list({n for e in evidence.entities for n in e.names}))
         symbols = sorted(self._by_symbol, key=len, reverse=True)
         self._symbols = (
