@@ -308,8 +308,6 @@ class Relations:
                     )
                 continue
             ok = [x for x in pool if same_date(d.value, x.value)]
-            if not ok and not any(m.entity == entity for m in mentions):  # the entity is only the context's:
-                ok = [x for x in self.ev.dates if x.entity is None and same_date(d.value, x.value)]  # "… (2021)"
             if not ok and entity is None and d.value[:4] in self.source_years:
                 continue  # a date the sources state ("prices from 2000 to 2010")
             finer = [x for x in ok if len(d.value) > len(x.value)]

@@ -52,6 +52,10 @@ from .text import (
     show_date,
 )
 
+TITLE_WORDS = (  # a phrase with one of these is a job title
+    "engineer", "developer", "manager", "lead", "director", "architect", "scientist", "analyst", "head",
+    "consultant", "designer", "principal", "staff",
+)  # fmt: skip
 CHECK_NAMES = ("employers", "titles", "dates", "numbers", "degrees", "technologies", "entries")
 
 _ORG_SUFFIX = re.compile(
@@ -157,8 +161,9 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
     title, employer = clean_inline(role["title"]), clean_inline(role["employer"])
     first_body = next((lines[i] for i in block.body if lines[i].strip()), "")
     known = _known_role(model, text) or _known_role(model, f"{text} | {clean_inline(first_body)}")
-    if known and not (model.employer_entries(employer) and model.title_known(title, model.employer_entries(employer))):
-        title, employer = known  # "brightline payments ltd / senior backend engineer / 03/2020 – today"
+    unparsed = not model.employer_entries(employer) or not any(w in norm_title(title).split() for w in TITLE_WORDS)
+    if known and unparsed:  # "brightline payments ltd / senior backend engineer / 03/2020 – today"
+        title, employer = known  # (a title the parser did read, "Head of DevOps Engineer", is checked as written)
     if employer and model.is_location(employer) and not model.employer_entries(employer):
         employer = ""
     entry = OutEntry("experience", block, text, ok=False, title=title, employer=employer)
@@ -453,24 +458,7 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
             part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"
             if model.item_supported("certifications", part):
                 continue  # "AWS Solutions Architect": a certification, not a job title
-            if not re.search(r"[A-Za-z]", part) or not any(
-                w in norm_title(part).split()
-                for w in (
-                    "engineer",
-                    "developer",
-                    "manager",
-                    "lead",
-                    "director",
-                    "architect",
-                    "scientist",
-                    "analyst",
-                    "head",
-                    "consultant",
-                    "designer",
-                    "principal",
-                    "staff",
-                )
-            ):
+            if not re.search(r"[A-Za-z]", part) or not any(w in norm_title(part).split() for w in TITLE_WORDS):
                 continue
             ok = norm_title(part) in model.titles or norm_title(part) in model.headline_titles
             out.append(Claim("titles", part, i + 1, ok, "" if ok else "a job title the CV never gives"))
