@@ -65,7 +65,7 @@ class Figures:
             metrics = [m for m in metrics if m.scope == "global" or self._pool(entity, m, kinds, 0)]
         # a bare number has no direction; nor has a difference in points ("▲ 13.85pp" above the cap)
         points = re.search(r"(?:pp|pts?|points?|bps)$", q.text, re.IGNORECASE)
-        direction = 0 if _bare(q) or points else self._direction_near(text, q, qs)
+        direction = 0 if _bare(q) or points or q.sign else self._direction_near(text, q, qs)  # a sign decides
         if not metrics and not direction and None not in others:
             others = [*others, None]  # a threshold named beside a holding ("meet the 730-day test")
         bare = _bare(q) or (q.kind in ("fraction", "words") and unit == "pct")
@@ -76,6 +76,7 @@ class Figures:
             and prev is not None
             and bool(prev[1])
             and prev[0].unit == q.unit
+            and not (q.sign and not prev[0].sign)  # "cost ~$76k → +$51k": a change, not the next state
             and _CHAIN.fullmatch(_HEDGE_WORDS.sub("", _PAREN.sub("", text[prev[0].end : q.start]))) is not None
         )
         if chained and prev is not None:

@@ -51,7 +51,9 @@ class Relations:
                 text[m.end() :],
             )
             of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
-            if re.search(r"\bone of the\s*$|\bamong the\s*$", before) or (figure_follows and not of_holdings):
+            if re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$", before) or (
+                figure_follows and not of_holdings
+            ):
                 continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
             owner = next(
                 (x for x in mentions if x.end <= m.start() and re.fullmatch(r"['’]s\s*", text[x.end : m.start()])),

@@ -31,6 +31,11 @@ _MEMO_FIELD = re.compile(  # "**From:** Investment Advisory Desk", "To: the Clie
     r"^[*_]*(?:from|to|cc|bcc|re|subject|date|attn|attention|prepared\s+(?:by|for)|author|classification)[*_]*\s*:",
     re.IGNORECASE,
 )
+_SECTION_LABEL = re.compile(  # a bold label that opens a section of its own, not an entry's part
+    r"(?:certifications?|certificates|licen[cs]es(?: and certifications)?|skills|technical skills|education|"
+    r"qualifications|languages|interests|awards|publications|projects|summary|profile|experience)",
+    re.IGNORECASE,
+)
 _GREETING = re.compile(r"^(?:dear|hi|hello|good (?:morning|afternoon))\b", re.IGNORECASE)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
@@ -184,6 +189,11 @@ def _split_units(text: str) -> list[Unit]:
         bold = _BOLD_LEAD.match(lines[para_lines[0]])
         ctx = [t for _l, t in headings] + ([bold.group(2)] if bold else [])  # "**Amazon.** Up 242 % …"
         for first, last in _line_groups(lines, para_lines):
+            label = _BOLD_LEAD.match(lines[first])
+            if label and _SECTION_LABEL.fullmatch(label.group(2).strip(" :.")):  # "**Certifications:** AWS …"
+                headings = [(lv, t) for lv, t in headings if lv < 2] + [(2, label.group(2).strip(" :."))]
+                ctx = [t for _l, t in headings]
+                paragraph += 1  # a new section: nothing carried over from the lines before
             start = offsets[first]
             chunk = text[start : offsets[last] + len(lines[last])]
             for sent, s, e in _sentences(chunk.replace("\n", " "), start):
