@@ -105,79 +105,34 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
     total_pnl = _value(facts, "total_pnl")
     add = ev.facts.append
     for s in data["symbols"]:
-        multiple = _value(facts, f"{s}.market_value") / _value(facts, f"{s}.cost_basis")
-        add(
-            FactValue(
-                id=f"{s}.multiple",
-                entity=s,
-                metric="multiple",
-                value=multiple,
-                unit="multiple",
-                display=f"{multiple:.2f}x",
-            )
-        )
-        gained = _value(facts, f"{s}.pnl") / _value(facts, f"{s}.cost_basis")
-        add(  # "returned almost five times its cost": the gain as a multiple of cost
-            FactValue(
-                id=f"{s}.gain_multiple",
-                entity=s,
-                metric="multiple",
-                value=gained,
-                unit="multiple",
-                display=f"{gained:.2f}x gain",
-            )
-        )
+
+        def derive(key: str, metric: str, value: float, unit: str, shown: str, s: str = s) -> None:
+            add(FactValue(id=f"{s}.{key}", entity=s, metric=metric, value=value, unit=unit, display=shown))
+
+        cost, pnl = _value(facts, f"{s}.cost_basis"), _value(facts, f"{s}.pnl")
+        multiple = _value(facts, f"{s}.market_value") / cost
+        derive("multiple", "multiple", multiple, "multiple", f"{multiple:.2f}x")
+        # "returned almost five times its cost": the gain as a multiple of cost
+        derive("gain_multiple", "multiple", pnl / cost, "multiple", f"{pnl / cost:.2f}x gain")
         close, paid = _value(facts, f"{s}.close"), _value(facts, f"{s}.cost_per_unit")
-        per_unit = close - paid
-        add(FactValue(id=f"{s}.pnl_per_unit", entity=s, metric="pnl_per_unit", value=per_unit, unit="money",
-                      display=f"{per_unit:,.2f} per unit"))  # "a gain of $184.57 per share"
-        stop_price = paid * (1 + stop / 100)  # "the -20 % stop corresponds to $554.40 a share"
-        add(FactValue(id=f"{s}.stop_price", entity=s, metric="stop_price", value=stop_price, unit="money",
-                      display=f"{stop_price:,.2f} per unit"))
-        add(FactValue(id=f"{s}.stop_price_gap", entity=s, metric="stop_distance", value=close - stop_price,
-                      unit="money", display=f"{close - stop_price:,.2f} per unit to the stop price"))
+        # "a gain of $184.57 per share"; "the -20 % stop corresponds to $554.40 a share"
+        derive("pnl_per_unit", "pnl_per_unit", close - paid, "money", f"{close - paid:,.2f} per unit")
+        stop_price = paid * (1 + stop / 100)
+        derive("stop_price", "stop_price", stop_price, "money", f"{stop_price:,.2f} per unit")
+        derive("stop_price_gap", "stop_distance", close - stop_price, "money",
+               f"{close - stop_price:,.2f} per unit to the stop price")  # fmt: skip
         if close < paid:  # "the shares would need to rise about 38 % to get back to cost"
             rise = (paid / close - 1) * 100
-            add(FactValue(id=f"{s}.recovery_pct", entity=s, metric="recovery", value=rise, unit="pct",
-                          display=f"{rise:.1f}% rise to cost"))
+            derive("recovery_pct", "recovery", rise, "pct", f"{rise:.1f}% rise to cost")
         gap = _value(facts, f"{s}.pnl_pct") - stop
-        add(
-            FactValue(
-                id=f"{s}.stop_distance_pct",
-                entity=s,
-                metric="stop_distance",
-                value=gap,
-                unit="pct",
-                display=f"{gap:.2f} points",
-            )
-        )
+        derive("stop_distance_pct", "stop_distance", gap, "pct", f"{gap:.2f} points")
         room = cap - _value(facts, f"{s}.weight_pct")
-        add(  # the same distance written as weight minus cap ("−1,238 bps vs cap")
-            FactValue(id=f"{s}.weight_vs_cap_pct", entity=s, metric="cap_distance", value=-room, unit="pct",
-                      display=f"{-room:.2f} points")
-        )
-        add(
-            FactValue(
-                id=f"{s}.cap_distance_pct",
-                entity=s,
-                metric="cap_distance",
-                value=room,
-                unit="pct",
-                display=f"{room:.2f} points",
-            )
-        )
+        # the same distance both ways round ("12.38 points of room", "−1,238 bps vs cap")
+        derive("weight_vs_cap_pct", "cap_distance", -room, "pct", f"{-room:.2f} points")
+        derive("cap_distance_pct", "cap_distance", room, "pct", f"{room:.2f} points")
         if total_pnl:
-            share = _value(facts, f"{s}.pnl") / total_pnl * 100
-            add(
-                FactValue(
-                    id=f"{s}.gain_share_pct",
-                    entity=s,
-                    metric="gain_share",
-                    value=share,
-                    unit="pct",
-                    display=f"{share:.1f}%",
-                )
-            )
+            share = pnl / total_pnl * 100
+            derive("gain_share_pct", "gain_share", share, "pct", f"{share:.1f}%")
     n = len(data["symbols"])
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
     rest = 100 - _value(facts, "top3_weight_pct")  # "… 76.28 %, leaving 23.72 % in the other two"

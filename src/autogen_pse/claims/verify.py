@@ -292,43 +292,15 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
                     start.direction = direction or (1 if q.value > start.value else -1)
                 fact.direction = start.direction
                 ratio = max(q.value, start.value) / max(min(q.value, start.value), 1e-9)
-                change = abs(q.value - start.value) / start.value * 100
-                out.append(
-                    FactValue(
-                        id=f"{fact.id}.ratio",
-                        entity=entity,
-                        metric=fact.metric,
-                        value=ratio,
-                        unit="multiple",
-                        display=f"{ratio:.2f}x",
-                        source=text,
-                    )
-                )
                 difference = abs(q.value - start.value)  # "+45 pts", "39 minutes saved"
-                out.append(
-                    FactValue(
-                        id=f"{fact.id}.difference",
-                        entity=entity,
-                        metric=fact.metric,
-                        value=difference,
-                        unit=unit,
-                        display=f"{difference:g} {unit}",
-                        direction=start.direction,
-                        source=text,
-                    )
-                )
-                out.append(
-                    FactValue(
-                        id=f"{fact.id}.change",
-                        entity=entity,
-                        metric=fact.metric,
-                        value=change,
-                        unit="pct",
-                        display=f"{change:.1f}%",
-                        direction=start.direction,
-                        source=text,
-                    )
-                )
+                change = difference / start.value * 100
+                for key, value, kind, shown, sign in (
+                    ("ratio", ratio, "multiple", f"{ratio:.2f}x", 0),
+                    ("difference", difference, unit, f"{difference:g} {unit}", start.direction),
+                    ("change", change, "pct", f"{change:.1f}%", start.direction),
+                ):
+                    out.append(FactValue(id=f"{fact.id}.{key}", entity=entity, metric=fact.metric, value=value,
+                                         unit=kind, display=shown, direction=sign, source=text))  # fmt: skip
             out.append(fact)
         return out + _implied(out)
 
