@@ -42,7 +42,7 @@ June July August September October November December Jan Feb Mar Apr Jun Jul Aug
 Q4 H1 H2 FY YTD BUY SELL TRIM HOLD REVIEW PASS FAIL OK Yes No None N/A NA TBD Mr Ms Mrs Dr St Sr Jr Present
 Current Today Experience Education Skills Certifications Summary Profile Projects Languages Achievements
 Impact Selected Key Professional Technical Work History Employment Career Core Competencies Highlights Contact
-Interests Awards
+Interests Awards Up Down Gain Gains Loss Losses Issued Credential Record Appointments Electronic Quarterly
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(

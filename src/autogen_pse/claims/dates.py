@@ -15,6 +15,24 @@ _MON = (
     r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
+_DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+_TEENS = {w: 10 + i for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+                                          "nineteen".split())}
+_SPOKEN_YEAR = (
+    r"oh[\s-](?:one|two|three|four|five|six|seven|eight|nine)|two\s+thousand(?:\s+(?:and\s+)?"
+    r"(?:one|two|three|four|five|six|seven|eight|nine))?|twenty[\s-](?:ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen)"
+)
+
+
+def _spoken_year(words: str) -> str:
+    """"oh-five" → 2005, "two thousand and seven" → 2007, "twenty-ten" → 2010."""
+    last = re.split(r"[\s-]+", words.lower())[-1]
+    if last in _TEENS:
+        return str(2000 + _TEENS[last])
+    return str(2000 + (_DIGITS.get(last, 0) if last != "thousand" else 0))
+
+
 _PATTERNS = [
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
     re.compile(rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\s+{_MON}\s*,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
@@ -28,6 +46,7 @@ _PATTERNS = [
     re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])/(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),  # 25/11/2007: day first
     re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"(?<![\w.,$€£-])(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
+    re.compile(rf"\b{_MON}\s+(?P<spoken>{_SPOKEN_YEAR})\b", re.IGNORECASE),  # "January oh-five" (dictated)
 ]
 _NAMES = re.compile(
     r"\b(?:S\s?&\s?P|S&amp;P|FTSE|Nasdaq|NASDAQ|Russell|Stoxx|STOXX|DAX|CAC|Nikkei|Dow(?:\s+Jones)?|MSCI|Euro\s+Stoxx)"
@@ -49,6 +68,8 @@ class DateMention:
 def _value(m: re.Match[str]) -> str | None:
     groups = m.groupdict()
     year = groups.get("y")
+    if groups.get("spoken"):
+        year = _spoken_year(groups["spoken"])
     if groups.get("yy"):
         year = ("19" if int(groups["yy"]) > 50 else "20") + groups["yy"]
     if not year:

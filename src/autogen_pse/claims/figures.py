@@ -13,6 +13,7 @@ from .patterns import (
     _COMPARATOR,
     _GLOBAL_NEAR,
     _HYPOTHETICAL,
+    _NORM,
     _PAREN,
     _STRONG,
     _TOGETHER_ANY,
@@ -118,7 +119,11 @@ class Figures:
         hi = min((c.start() for c in _STRONG.finditer(text, q.end)), default=len(text))
         if re.search(r"\b(?:range|ranges|ranging|spread|span)\b", text[lo : q.start], re.IGNORECASE):
             pools += [self._pool(None, m, compatible, direction, anywhere=True) for m in metrics]  # over holdings
-        if re.search(r"\b(?:every|all|each)\b[^.;]{0,40}\bexcept\b", text[lo:hi], re.IGNORECASE):
+        if re.search(
+            r"\b(?:every|all|each)\b[^.;]{0,40}\b(?:except|bar|but|other than|save|apart from|besides)\b",
+            text[lo:hi],
+            re.IGNORECASE,
+        ):
             return Finding(
                 kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a bound for several holdings"
             ), metrics
@@ -138,6 +143,9 @@ class Figures:
         if together:  # "the two losers … together carry $11,918.40": a total the evidence states
             pools += [self._pool(None, m, compatible, direction) for m in metrics]
         pools.append(self._priced(text, q, entity, qs))
+        if _NORM.search(text) and not mentions:  # "No position may exceed 30 per cent": the rules speak
+            rules = [m for m in self.ev.metrics if m.scope == "global"]
+            pools.append([f for m in rules for f in self._pool(None, m, compatible, 0)])
         pair = _pair_role(text, q)
         rate = rate_after(text, q.end) or rate_before(text, q.start)
         if not rate and pair == "from":  # "from roughly $100k to $65k a month": both a month

@@ -23,6 +23,10 @@ _COLUMN_ALIASES = {
     "company": "symbol", "name": "symbol", "asset": "symbol", "trade": "action", "recommendation": "action",
     "proposed action": "action", "quantity": "amount", "size": "amount", "units": "amount", "shares": "amount",
 }  # fmt: skip
+# a short line (or two) with no sentence end is an entry's head ("**3.1 Brightline Payments Ltd, Manchester**
+# *Senior Backend Engineer, Mar. 2020 – present*") whose entity the lines below it are about
+_SENTENCE_END = re.compile(r"[.!?:](?:\s+[A-Z]|\W*$)")  # not "Sept. 2015", "Univ. of Leeds"
+_BOLD_LEAD = re.compile(r"\W*(?:\*\*|__)\w")
 _NOT_CLAIM_COLUMNS = {"priority", "#", "rank", "no", "no.", "step", "order", "n"}
 
 
@@ -32,8 +36,17 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     last_paragraph, last_entities = -1, []
     artifact = mend(artifact)  # words broken across lines, page footers (offsets kept)
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
+    entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
+    section = ""
     for n, unit in enumerate(split_units(artifact), start=1):
         scope = _context_entities(unit, verifier)
+        if unit.section != section or unit.kind == "heading":
+            section, entry = unit.section, []
+        head = unit.text.strip()
+        if unit.kind == "sentence" and 3 <= len(head) <= 160 and not _SENTENCE_END.search(head):
+            entry = verifier.owner_mentions(unit.text)[:1]  # a head names its entry (or closes the last one)
+        elif not _BOLD_LEAD.match(unit.text):  # "**Education** MSc …": a label of its own
+            scope = scope or entry
         carried = last_entities if unit.paragraph == last_paragraph else []
         claim = Claim(
             id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind, section=unit.section

@@ -169,6 +169,18 @@ _CHAIN = re.compile(
     r"(?:for\s+\S+\s+)?",
     re.IGNORECASE,
 )
+# a rule stated of any holding ("No position may exceed …", "A loss of 20 per cent triggers …")
+_GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or more …", "any stock held …"
+    r"\b(?:no|any|each|every)\s+(?:single\s+)?(?:holding|position|stock|name|share)s?\s+(?:that\b|which\b|"
+    r"may\b|must\b|should\b|shall\b|can\b|is\b|down\b|up\b|held\b|owned\b|above\b|below\b|over\b|under\b)"
+    r"|\ba\s+(?:holding|position|stock)\b[^.;]{0,60}\b(?:or more|or longer|or worse|at least)\b"
+)
+GENERIC = re.compile(_GENERIC_SUBJECT, re.IGNORECASE)
+_NORM = re.compile(  # a rule stated of any holding: its figures may be the rules' own
+    _GENERIC_SUBJECT + r"|\b(?:may|must|should|shall|can)\s+(?:not\s+)?(?:exceed|be|fall|go|stay|remain)\b"
+    r"|\btriggers?\b|\bthe\s+rules?\b",
+    re.IGNORECASE,
+)
 _GLOBAL_NEAR = re.compile(
     r"\b(?:portfolio|book|overall|in aggregate|aggregate|in total|total|whole|combined)\b", re.IGNORECASE
 )
@@ -176,7 +188,9 @@ _TOP_N = re.compile(
     r"\btop[\s-]*(?:\d|one|two|three|four|five)\b|\b(?:\d|two|three|four|five)\s+(?:largest|biggest)\b", re.IGNORECASE
 )
 _MARKERS = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2}){1,3}\.?(?!\s*(?:%|per\s?cent|percent|x\b|times\b)))(?=\s)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
+    r"^\s*(?:#{1,6}\s*)?(?:[*_]{1,2})?(?:\d{1,2}[.)]|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2}){1,3}\.?"
+    r"(?!\s*(?:%|per\s?cent|percent|x\b|times\b)))(?:[*_]{1,2})?(?=\s)"
+    r"|(?<=\s)\d{1,2}\.\d{1,2}(?=\s+[A-Z][a-z]+(?:\s[A-Z]?[a-z]+)?:)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
     r"|\b(?:www\.)?[a-z0-9.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\b[\w.-]+\.(?:com|io|org|net|dev)/\S*"
     r"|(?<![\w$€£,.])\+?\d(?=(?:[ ().-]*\d){8})[\d ().-]{7,}\d(?![\d%])"  # a phone number, not "927.50 (72.70%"
     r"|(?i:\b(?:rules?|section|item|step|clause|para(?:graph)?|point|agenda)\s+\d{1,2}(?:\.\d{1,2})*"

@@ -31,8 +31,11 @@ seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninet
 """.split()
 _SCALE_WORDS = ("hundred", "thousand", "million", "billion")
 _NUMBER_WORD = "|".join(_UNITS_WORDS + list(_SCALE_WORDS))
-_WORD_SEQ = re.compile(  # "one hundred and twenty-seven thousand, one hundred and fifty-seven"
-    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+|(?<=thousand),\s+|(?<=million),\s+)(?:{_NUMBER_WORD}))*\b",
+_DIGIT_WORD = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
+_WORD_SEQ = re.compile(  # "one hundred and twenty-seven thousand, one hundred and fifty-seven"; "… point eight five"
+    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+|\s+oh\s+|(?<=thousand),\s+|(?<=million),\s+)(?:{_NUMBER_WORD}))*\b"
+    rf"(?:\s+point(?:[\s-]+(?:{_DIGIT_WORD}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    rf"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)\b)+)?",
     re.IGNORECASE,
 )
 _FRACTIONS = {
@@ -89,7 +92,8 @@ _DIGITS = re.compile(
 )
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
-    r"|[\s-](?:days?|months?|years?|yrs?|hours?|minutes?|weeks?)\b|\s(?:US\s)?dollars?\b)?"
+    r"|[\s-](?:days?|months?|years?|yrs?|hours?|minutes?|weeks?)\b|\s(?:US\s)?dollars?\b|\s(?:grand|[kK])\b"
+    r"|\sbucks\b)?"
 )
 
 _HEDGES = [
@@ -152,7 +156,7 @@ class Quantity:
     tol: float  # half a unit of the last digit written, in ``value``'s scale
     hedge: str = ""  # "" | about | nearly | just_over | over | under
     sign: int = 0  # +1 / -1 when a sign is written
-    kind: str = "digits"  # digits | words | fraction | multiple
+    kind: str = "digits"  # digits | words | spoken (read out in groups) | fraction | multiple
 
     def describe(self) -> str:
         return self.text
@@ -182,8 +186,10 @@ def _hedge_before(text: str, start: int) -> tuple[str, int]:
 def _unit_from_after(after: str, cur: str) -> tuple[Unit, float]:
     """``(unit, multiplier)`` of a suffix such as ``%``, ``bps``, ``x``, ``days``, ``USD``."""
     a = re.sub(r"\s+", " ", after.strip().lower()).lstrip("-")
-    if cur or a in ("usd", "dollar", "dollars", "eur", "euro", "euros", "gbp", "pound", "pounds"):
+    if cur or a in ("usd", "dollar", "dollars", "eur", "euro", "euros", "gbp", "pound", "pounds", "bucks"):
         return "money", 1.0
+    if a in ("grand", "k"):  # "fifty-one grand", "forty-six K"
+        return "money", 1e3
     if a in ("%", "percent", "per cent", "pct", "pp", "pt", "pts", "point", "points") or a.startswith("percentage"):
         return "pct", 1.0
     if a in ("bps", "basis points"):
@@ -198,13 +204,32 @@ def _unit_from_after(after: str, cur: str) -> tuple[Unit, float]:
 
 @lru_cache(maxsize=4096)
 def _words_value(phrase: str) -> float | None:
-    from text_to_num import text2num
+    """The value of a figure in words: "one hundred and twenty-seven", "fifty-three hundred",
+    "forty-three point eight five"; ``None`` when the words are no single number."""
+    from text_to_num import alpha2digit, text2num
 
     cleaned = re.sub(r"\s+and\s+", " ", phrase.lower().replace("-", " ").replace(",", " ")).strip()
     try:
         return float(text2num(cleaned, "en"))
     except ValueError:
-        return None
+        pass
+    digits = alpha2digit(re.sub(r"\boh\b", "zero", cleaned), "en")
+    if " point " in f" {cleaned} " or "hundred" in cleaned:
+        digits = digits.replace(" ", "")
+    elif re.fullmatch(r"\d{1,2}(?: \d{1,2})?(?: \d\d)", digits):  # read out in groups: "fifty-one two sixty-seven"
+        return -float(digits.replace(" ", ""))
+    return float(digits) if re.fullmatch(r"\d+(?:\.\d+)?", digits) else None
+
+
+def _words_precision(phrase: str) -> float:
+    """Half a unit of the last place a figure in words is spoken to ("point eight five": 0.005)."""
+    decimals = re.search(r"\bpoint\b(.*)$", phrase, re.IGNORECASE)
+    if not decimals:
+        return 0.5
+    from text_to_num import alpha2digit
+
+    spoken = alpha2digit(decimals.group(1).lower().replace("-", " ").replace(" oh", " zero"), "en")
+    return 0.5 * 10 ** -max(1, len(re.sub(r"\D", "", spoken)))
 
 
 def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -303,6 +328,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         value = _words_value(phrase)
         if value is None:
             continue
+        spoken = value < 0  # digits read out in groups: 51,267 or, as a price, 38.45 ("thirty-eight forty-five")
+        value = abs(value)
         half = re.match(r"\s+and\s+a\s+half\b", text[m.end() :])
         if half:
             value += 0.5
@@ -324,9 +351,11 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
                 text[m.start() : end],
                 m.start(),
                 end,
-                (0.25 if half else _SCALES.get(phrase.lower().rsplit(None, 1)[-1], 1.0) * 0.5) * factor,
+                (0.25 if half else _SCALES.get(phrase.lower().rsplit(None, 1)[-1], 1.0) * _words_precision(phrase))
+                * (100 if phrase.lower().endswith("hundred") else 1)
+                * factor,
                 hedge,
-                kind="words",
+                kind="spoken" if spoken else "words",
             )
         )
 
@@ -386,6 +415,8 @@ def matches(q: Quantity, value: float, *, signed: bool = True) -> bool:
 
 
 def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
+    if q.kind == "spoken" and abs(x / 100 - v) <= q.tol / 100 + 1e-9:  # "thirty-eight forty-five": $38.45
+        return True
     tol = q.tol + 1e-9 + v * 1e-6
     if q.hedge == "about":  # "about 15 %" is loose; "about $137.2k" is precise to a few tenths of a percent
         rel = HEDGE_REL if q.kind != "digits" or q.tol * 2 >= x * 0.05 else max(4 * q.tol / max(x, 1e-9), 0.01)

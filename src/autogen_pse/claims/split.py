@@ -175,7 +175,8 @@ def _split_units(text: str) -> list[Unit]:
             return
         nonlocal headings, section
         head = " ".join(lines[i].strip() for i in para_lines)
-        lead_line = head if len(para_lines) <= 3 and len(head) <= 200 else ""  # an entry head, not prose
+        short = len(para_lines) <= 5 and all(len(lines[i].strip()) <= 80 for i in para_lines)  # title/employer/
+        lead_line = head if (len(para_lines) <= 3 or short) and len(head) <= 300 else ""  # dates/place: a head
         if len(para_lines) == 1 and (_BOLD_ONLY.fullmatch(head) or re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", head)):
             # "**Certifications**" or "CERTIFICATIONS" on a line of its own opens a section
             title = head.strip("*_: ")

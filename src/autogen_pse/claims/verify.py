@@ -39,6 +39,7 @@ from .patterns import (
     _MARKERS,
     _TOP_N,
     _UNIT_NOUNS,
+    GENERIC,
     _bare,
     _fold,
     _pair_role,
@@ -142,6 +143,9 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
         scope = [*scope, *carried]
         markers = [(m.start(), m.end()) for m in _MARKERS.finditer(text)]
         found = [m for m in self.catalogue.find(text) if not any(a <= m.start < b for a, b in markers)]
+        generic = not row and GENERIC.search(text) and not any(m.entity in self.owners for m in found)
+        if generic:
+            scope = []  # "A holding down 20 per cent or more has hit its stop-loss": a rule, of no one holding
         claim.entities = list(dict.fromkeys(m.entity for m in found)) or list(scope)
         mentions = [m for m in found if m.entity in self.owners]  # what figures, dates and actions can be about
         plain = text
@@ -239,6 +243,10 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
             findings += self._statement(text, found, skip + [(q.start, q.end) for q in quantities])
             if self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings):
                 findings += self._superlatives(text)
+        if generic:  # a rule's direction ("a loss of 10 per cent") is no holding's or the portfolio's
+            for f in findings:
+                if f.kind in ("direction", "flag") and f.status is Status.CONTRADICTED:
+                    f.status = Status.NONE
         claim.findings = findings
         claim.status = _status(findings)
         return claim

@@ -45,6 +45,7 @@ from .text import (
     clean_inline,
     find_dates,
     has_month,
+    has_school_word,
     norm_org,
     norm_text,
     norm_title,
@@ -173,6 +174,7 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
         note = "" if entries else f"CV employers: {', '.join(model.employer_names())}"
         out.append(Claim("employers", employer, line, bool(entries), note))
     if title:
+        line = next((i + 1 for i in block.head if norm_text(title) in norm_text(clean_inline(lines[i]))), line)
         title_ok = model.title_known(title, entries or None)
         note = ""
         if not title_ok:
@@ -324,11 +326,16 @@ def entry_parts(text: str) -> list[str]:
             return []  # "| Degree | Institution | Year |"
         text = ", ".join(c for c in cells if c)
     listed = [p.strip(" ,") for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip(" ,")]
+    with_degree = [p for p in listed if find_degrees(p)]
+    if len(listed) > 1 and len(with_degree) == 1 and all(has_school_word(p) for p in listed if p not in with_degree):
+        return [" — ".join([*with_degree, *(p for p in listed if p not in with_degree)])]  # "Leeds | MSc …": one
     if len(listed) > 1 or (len(text.split()) < 10 and not re.match(r"(?:I|She|He|They)\b", text)):
         return listed
     body = re.sub(r"^[^:]{0,60}:\s*", "", text).strip().rstrip(".")
     starts = [span[0] for _lvl, _m, span in find_degrees(body)]
     if starts:
+        if has_school_word(body[: starts[0]]):  # "University of Leeds — Master of Science in …"
+            starts[0] = 0
         pieces = [body[a:b] for a, b in zip(starts, [*starts[1:], len(body)], strict=True)]
         return [_PROSE_CUT.sub("", p).strip(" ,.") for p in pieces]
     return [p.strip(" ,.") for p in re.split(r"\s+and\s+|;\s*|,\s+(?=[A-Z])", body) if p.strip(" ,.")]

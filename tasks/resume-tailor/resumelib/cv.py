@@ -244,6 +244,9 @@ def parse_education_entry(head: str, *, strict: bool = True) -> dict[str, Any]:
     level, degree_text, field = "", "", ""
     if degrees:
         level, _, span = degrees[0]
+        for lvl, _, nxt in degrees[1:]:  # "Master of Science - MSc", "Master of Science (MSc)": one degree
+            if lvl == level and re.fullmatch(r"[\s(–—-]*", head[span[1] : nxt[0]]):
+                span = (span[0], nxt[1] + (1 if head[nxt[1] : nxt[1] + 1] == ")" else 0))
         field = degree_field(head, span)
         degree_text = (head[span[0] : span[1]] + (" " + field if field else "")).strip()
     parts = split_parts(head)

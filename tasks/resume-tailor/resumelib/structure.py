@@ -25,6 +25,7 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     ("experience", "Experience", (
         "experience", "employment", "work history", "career history", "career", "roles", "positions held",
+        "appointments",
     )),
     ("education", "Education", ("education", "academic", "qualifications", "degrees")),
     (
@@ -111,6 +112,15 @@ def split_sections(lines: list[str]) -> list[Section]:
         text = line.strip()
         if head is None and text.isupper() and classify_section(text) and len(text) <= 40:
             head = (2, text.title())
+        plain = clean_inline(text)  # "Experience", "Licenses & certifications": a plain-text heading line
+        if (
+            head is None
+            and (i == 0 or not lines[i - 1].strip())
+            and len(plain.split()) <= 3
+            and re.fullmatch(r"[A-Za-z][A-Za-z &/-]*", plain)
+            and classify_section(plain)
+        ):
+            head = (2, plain)
         # "**Summary.** Backend engineer with …", "**Education** MSc …": a bold label opens a main
         # section on its own line (inside Skills, "**Languages:** Python, Go" is a line of the section)
         inline = _BOLD_LEAD.match(line) if head is None and sections[-1].cls != "skills" else None
@@ -188,7 +198,21 @@ def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
     if any(d.is_range for d in find_dates(clean_inline(line))) and re.search(r"[—–|·,@]| at ", line):
         return True
     nxt = next((j for j in range(i + 1, min(i + 3, section.end)) if lines[j].strip()), None)
-    return nxt is not None and is_date_line(lines[nxt])[0] is not None
+    if nxt is not None and is_date_line(lines[nxt])[0] is not None:
+        return True
+    # a head of several short lines ("Senior Backend Engineer" / "Brightline Payments Ltd — 2020 –
+    # present"; "University of Leeds" / "Master of Science - MSc" / "2015"): one of the next two
+    # lines, with no blank line between, carries the dates
+    if find_dates(clean_inline(line)):
+        return False  # "Since 2020" over a definition list: a label, not the entry's head
+    for j in range(i + 1, min(i + 3, section.end)):
+        if not lines[j].strip() or BULLET.match(lines[j]) or lines[j].lstrip().startswith(":"):
+            return False
+        if len(clean_inline(lines[j])) > 80:
+            return False
+        if is_date_line(lines[j])[0] is not None or any(d.is_range for d in find_dates(clean_inline(lines[j]))):
+            return len(clean_inline(line)) <= 80
+    return False
 
 
 def split_blocks(lines: list[str], section: Section) -> list[Block]:

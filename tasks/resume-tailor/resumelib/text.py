@@ -93,10 +93,14 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPH = re.compile(r"(?<![\w*])[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?![\w*])")
 
 
+_OUTLINE = re.compile(r"^\s*(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2}){1,3}\.?\s+(?=[A-Z])")
+
+
 def clean_inline(text: str) -> str:
-    """Markdown inline markup removed: links → their text, bold/italic markers, backticks."""
+    """Markdown inline markup removed: links → their text, bold/italic markers, backticks, and an
+    outline number in front ("3.1 Senior Backend Engineer", "III.2 Backend Engineer")."""
     text = _LINK.sub(r"\1", text).replace("`", "")
-    return _EMPH.sub("", text).strip()
+    return _OUTLINE.sub("", _EMPH.sub("", text).strip())
 
 
 # --- dates -------------------------------------------------------------------------------------
