@@ -24,6 +24,9 @@ from .patterns import (
 )
 from .quantities import Quantity
 
+# a metric phrase fronted before a comma ("At its lowest, the position was down 63 %") or a comma before the
+# preposition that brings the figure ("a drawdown since purchase, from about 36 per cent")
+_FRONTED = re.compile(r"\s*,(?!.*,)|[^,]*,\s*(?:from|of|at|by|to|around|about)\b[^,]*$")
 
 class Binding:
     """What a figure, a rank or an action is about (a part of the Verifier)."""
@@ -83,7 +86,7 @@ class Binding:
                 m
                 for m in mentions
                 if end is not None
-                and re.fullmatch(r"\s+(?:from|in|of|for)\s+|[\s-]*(?:units?|shares?)?\s+", text[end : m.start])
+                and re.fullmatch(r"\s+(?:from|in|of|for|at)\s+|[\s-]*(?:units?|shares?)?\s+", text[end : m.start])
             ),
             None,
         )
@@ -227,7 +230,7 @@ class Binding:
                     or owned
                     or _CLAUSE.search(gap)
                     or _VERSUS.search(gap)  # "at the 1 March close, compared with the $75,891 it cost"
-                    or ("," in gap and len(gap) > 25)
+                    or ("," in gap and len(gap) > 25 and not _FRONTED.match(gap))
                 ):
                     continue
                 found.append((len(gap), metric))

@@ -130,6 +130,13 @@ _HONORIFIC = re.compile(
 
 
 _LABEL = re.compile(r"(?:\s+(?:in|for|by|at|to|on|of))?\s*:")  # "Based in:", "Submitted for:": a label
+_LABEL_START = re.compile(r"(?:^|[|·•;\n]|\*\*)\W*(?:[\w'’&.-]+\s+){0,3}$")  # … when it opens its line or field
+
+
+def is_label(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a field label ("Based in: Manchester", "Employer: Acme"), not a name
+    followed by a colon in a sentence ("a migration with Thoughtworks: 14 services")?"""
+    return bool(_LABEL.match(text, end)) and _LABEL_START.search(text[:start]) is not None
 
 
 def unknown_names(
@@ -160,7 +167,7 @@ def unknown_names(
             continue
         before = text[: m.start()]
         at_start = _INITIAL.search(before)
-        if _HONORIFIC.search(before) or _HONORIFIC.match(m.group(0) + " ") or _LABEL.match(text, m.end()):
+        if _HONORIFIC.search(before) or _HONORIFIC.match(m.group(0) + " ") or is_label(text, m.start(), m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann": a person, not an organisation
         if at_start and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
@@ -171,6 +178,7 @@ def unknown_names(
             w
             for w in words
             if w not in _STOP_CAPS
+            and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and w.upper() not in GENERIC_ABBREVIATIONS
             and w.lower() not in known
             and stem(w) not in stems

@@ -18,6 +18,12 @@ _MON = (
 _DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())}
 _TEENS = {w: 10 + i for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
                                           "nineteen".split())}
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_DAY_WORD = (
+    r"(?:(?:twenty|thirty)[\s-]+(?:" + "|".join(_ORDINALS + list(_DIGITS)[1:]) + r")|"
+    + "|".join(_ORDINALS + list(_DIGITS)[1:] + list(_TEENS) + ["tenth", "eleventh", "twelfth", "twentieth",
+                                                                "thirtieth", "twenty", "thirty"]) + r"|\w+teenth)"
+)
 _SPOKEN_YEAR = (
     r"oh[\s-](?:one|two|three|four|five|six|seven|eight|nine)|two\s+thousand(?:\s+(?:and\s+)?"
     r"(?:one|two|three|four|five|six|seven|eight|nine))?|twenty[\s-](?:ten|eleven|twelve|thirteen|fourteen|"
@@ -41,12 +47,20 @@ _PATTERNS = [
     re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-\d)"),
     re.compile(r"(?<=\()['’](?P<yy>\d\d)(?=\))"),
+    re.compile(  # "since '98"
+        r"(?:(?<=since )|(?<=in )|(?<=from )|(?<=of ))['’](?P<yy>\d\d)\b(?![\d%])", re.IGNORECASE
+    ),
     re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),  # 01.03.2010, 1.3.2010
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])/(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),  # 25/11/2007: day first
     re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"(?<![\w.,$€£-])(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
-    re.compile(rf"\b{_MON}\s+(?P<spoken>{_SPOKEN_YEAR})\b", re.IGNORECASE),  # "January oh-five" (dictated)
+    # dictated: "January oh-five", "the first of March, twenty ten", "March one twenty-ten" (the day is read
+    # but the date kept to the month)
+    re.compile(
+        rf"\b(?:(?:the\s+)?{_DAY_WORD}\s+of\s+)?{_MON},?\s+(?:(?:the\s+)?{_DAY_WORD},?\s+)?(?P<spoken>{_SPOKEN_YEAR})\b",
+        re.IGNORECASE,
+    ),
 ]
 _NAMES = re.compile(
     r"\b(?:S\s?&\s?P|S&amp;P|FTSE|Nasdaq|NASDAQ|Russell|Stoxx|STOXX|DAX|CAC|Nikkei|Dow(?:\s+Jones)?|MSCI|Euro\s+Stoxx)"

@@ -25,6 +25,7 @@ from .patterns import (
 from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
 from .quantities import Quantity, matches
 
+_RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
 _ANY_DIRECTION = re.compile(
@@ -322,7 +323,7 @@ class Figures:
         ]
         pool = own + [d for d in worded if d not in own]
         pool += [d for d in self.ev.durations if d.entity is None and d not in pool and (not own or d.default)]
-        if not pool:
+        if not pool or _RELATIVE_TIME.match(text, q.end):  # "bought two years later": a gap, not a period held
             return Finding(kind="duration", text=q.text, status=Status.NONE)
         scaled = Quantity(years, "years", q.text, q.start, q.end, q.tol / per_year, q.hedge, q.sign, q.kind)
         ok = [

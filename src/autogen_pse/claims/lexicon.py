@@ -212,7 +212,9 @@ def rank_regex(phrase: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w])(?:{body})(?![\w])", re.IGNORECASE)
 
 
-def phrase_regex(phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = False) -> re.Pattern[str] | None:
+def phrase_regex(
+    phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = False, phrase_end: bool = False
+) -> re.Pattern[str] | None:
     """One case-insensitive regex matching any of ``phrases`` as whole words (longest first);
     ``after_hyphen`` lets a phrase start after a hyphen ("second-largest")."""
     items = sorted({p.strip() for p in phrases if p.strip()}, key=len, reverse=True)
@@ -222,7 +224,8 @@ def phrase_regex(phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = F
     symbols = [p for p in items if not re.search(r"\w", p)]  # "▼", "↑": they may touch a figure ("▼72.7%")
     body = "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in words)
     before = r"(?<![\w])" if after_hyphen else r"(?<![\w-])"
-    parts = [rf"{before}(?:{body})(?![\w])"] if words else []
+    # ``phrase_end``: not before a possessive ("of the portfolio" in "of the portfolio's gain")
+    parts = [rf"{before}(?:{body})(?![\w])" + (r"(?!['’]s\b)" if phrase_end else "")] if words else []
     parts += [re.escape(p) for p in symbols]
     return re.compile("|".join(parts), re.IGNORECASE)
 

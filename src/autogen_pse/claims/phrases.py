@@ -21,7 +21,9 @@ _TIME_PHRASE_RE = re.compile("|".join(sorted(map(re.escape, _TIME_PHRASES), key=
 _GLYPHS = {"¼": 25.0, "½": 50.0, "¾": 75.0, "⅓": 100 / 3, "⅔": 200 / 3, "⅕": 20.0}
 _FOLDS = {**_NUMERATORS, "ten": 10, "twelve": 12, "twenty": 20}
 _FOLD_RE = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)fold\b", re.IGNORECASE)
-_DOZEN_RE = re.compile(r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b", re.IGNORECASE)
+_DOZEN_RE = re.compile(
+    r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b(?!\s+over\b)", re.IGNORECASE
+)
 _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 
 

@@ -15,6 +15,7 @@ value.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
@@ -236,6 +237,19 @@ def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(s < end and start < e for s, e in spans)
 
 
+def _word_sequences(text: str, taken: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """Figures in words outside ``taken`` (read lazily: spans taken meanwhile count); a run that
+    overlaps a taken span (a date: "January two thousand, ten years") is read again after it."""
+    pos = 0
+    while (m := _WORD_SEQ.search(text, pos)) is not None:
+        inside = [e for s, e in taken if s < m.end() and m.start() < e]
+        if inside:
+            pos = max(max(inside), m.start() + 1)
+            continue
+        pos = m.end()
+        yield m
+
+
 def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> list[Quantity]:
     """Every quantity of ``text`` in order; spans in ``skip`` (dates, names with digits) are ignored."""
     taken: list[tuple[int, int]] = list(skip or [])
@@ -316,9 +330,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             )
         )
 
-    for m in _WORD_SEQ.finditer(text):
-        if _overlaps(taken, m.start(), m.end()):
-            continue
+    for m in _word_sequences(text, taken):
         phrase = m.group(0)
         if phrase.lower() in ("zero", "one") and (
             not re.match(r"\s+(?:holding|position|stock|name|engineer|team|client|year|day|month)", text[m.end() :])
@@ -391,7 +403,12 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
     for i in range(len(out) - 2, -1, -1):  # "5 years 2 months", "three years and eight months": one duration
         a, b = out[i], out[i + 1]
-        if a.unit == "years" and b.unit == "months" and re.fullmatch(r"\s*,?\s*(?:and\s+)?", text[a.end : b.start]):
+        if (
+            a.unit == "years"
+            and b.unit == "months"
+            and not re.search(r"\by(?:ea)?rs?\b", b.text, re.IGNORECASE)  # b is no compound itself
+            and re.fullmatch(r"\s*,?\s*(?:and\s+)?", text[a.end : b.start])
+        ):
             months = a.value * 12 + b.value
             out[i : i + 2] = [
                 Quantity(months, "months", text[a.start : b.end], a.start, b.end, 1.0, a.hedge or b.hedge, 0, a.kind)
@@ -431,4 +448,6 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
         return v <= x + tol
     if abs(x - v) <= tol:
         return True
+    if q.unit in ("count", "units") and v == round(v):
+        return False  # a whole count is not truncated: "2" is not true of 3
     return q.kind == "digits" and v - 2 * q.tol - 1e-9 <= x <= v

@@ -47,8 +47,11 @@ class Relations:
         for m, metric, phrase, order in longest:
             before = text[max(0, m.start() - 16) : m.start()].lower()
             figure_follows = re.match(
-                r"\s*(?:was|is|of|at|:|=|—|-)?\s*(?:nearly|about|around|roughly|almost|~)?\s*[-−]?\d",
+                r"\s*(?:was|is|of|at|:|=|—|-)?\s*(?:nearly|about|around|roughly|almost|~)?\s*(?:[-−]?\d|"
+                r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
+                r"eighty|ninety)\b)",
                 text[m.end() :],
+                re.IGNORECASE,
             )
             of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
             if re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$", before) or (
@@ -65,6 +68,7 @@ class Relations:
                 and not re.search(r"(?:portfolio|book|fund)['’]s\s*$", before, re.IGNORECASE)
             ):
                 continue  # "IBM's worst drawdown" is IBM's own figure, not a ranking
+            metric = self._qualified(text, m.end(), metric)  # "the best performer on an annualised basis"
             n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
             entity = self._entity_for(text, m.start(), mentions, scope)
             if entity is None:
@@ -100,6 +104,19 @@ class Relations:
                     )
                 )
         return out
+
+    def _qualified(self, text: str, end: int, metric: Metric) -> Metric:
+        """The metric a ranking is qualified by right after it ("best performer on an annualised basis",
+        "largest by value"), when that metric has facts to rank; else ``metric``."""
+        for s, _e, other in self._metric_spans(text):
+            if (
+                other.name != metric.name
+                and other.scope == "entity"
+                and re.fullmatch(r"\s*(?:on|by|in|for|per)\s+(?:an?\s+|the\s+|its\s+)?", text[end:s])
+                and any(f.metric == other.name for f in self.ev.facts)
+            ):
+                return other
+        return metric
 
     def _ranking(self, metric: Metric, order: str) -> list[FactValue]:
         facts = [f for f in self.ev.facts if f.metric == metric.name and f.entity is not None]

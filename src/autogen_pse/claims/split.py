@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# a numbered ALL-CAPS line is a section heading of a plain-text document ("1. EDUCATION", "III. EMPLOYMENT")
+_NUMBERED_CAPS = re.compile(
+    r"^\s*(?P<level>)(?:\d{1,2}|[IVX]{1,4})[.)]\s+(?:\*\*)?([A-Z][A-Z &/,'-]{2,60}?)(?:\*\*)?:?\s*$"
+)
 _BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|\d{1,2}[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
@@ -110,7 +114,13 @@ def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
     groups: list[list[int]] = [[numbers[0]]]
     for i in numbers[1:]:
         prev, cur = lines[groups[-1][-1]].rstrip(), lines[i].lstrip()
-        starts_record = bool(re.match(r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|])", cur))
+        starts_record = bool(
+            re.match(
+                r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|]|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]"
+                r"|[\u2190-\u2bff\U0001f000-\U0001faff])",
+                cur,
+            )
+        )  # "4.2 Certified Kubernetes …" (an outline number), "💡 Tip: …" (an icon) open a record
         if starts_record and not re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev):
             groups.append([i])
         else:
@@ -235,11 +245,11 @@ def _split_units(text: str) -> list[Unit]:
             prev_blank = True
             header, fixed_header = [], []
             continue
-        h = _HEADING.match(line)
+        h = _HEADING.match(line) or _NUMBERED_CAPS.match(line)  # "## Summary", "2. SUMMARY"
         if h:
             flush_paragraph()
             lead_line = ""
-            level, title = len(h.group(1)), h.group(2)
+            level, title = len(h.group(1)) or 2, h.group(2)
             headings = [(lv, t) for lv, t in headings if lv < level] + [(level, title)]
             if level <= 2:
                 section = re.sub(r"^\d+[.)]\s*|[*_`:]", "", title).strip().lower()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .catalogue import _HONORIFIC, _LABEL, _STOP_CAPS, Mention, unknown_names
+from .catalogue import _HONORIFIC, _STOP_CAPS, Mention, is_label, unknown_names
 from .catalogue import GENERIC_ABBREVIATIONS as _ABBREVIATIONS
 from .lexicon import content_words, stem
 from .model import Finding, Status
@@ -71,9 +71,10 @@ class Statements:
             and len(w) > 2
             and w.upper() not in _ABBREVIATIONS
             and w not in _STOP_CAPS
+            and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and not _INITIAL.search(text[:s])
             and not _HONORIFIC.search(text[:s])  # a person ("Mr Castell noted …")
-            and not _LABEL.match(text, s + len(w))  # a label ("Based in: Manchester")
+            and not is_label(text, s, s + len(w))  # a label ("Based in: Manchester")
             and not (text[s + len(w) : s + len(w) + 1] == "." and w.lower() in self.known_prefixes)  # "Assoc."
         ]
         out = []

@@ -67,7 +67,7 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
     def __init__(self, evidence: Evidence) -> None:
         self.ev = evidence
         self.catalogue = Catalogue(evidence)
-        self.metric_re = {m.name: phrase_regex(m.words) for m in evidence.metrics if m.words}
+        self.metric_re = {m.name: phrase_regex(m.words, phrase_end=True) for m in evidence.metrics if m.words}
         self.after_re = {m.name: phrase_regex(m.after_words) for m in evidence.metrics if m.after_words}
         self.rank_re = [(rank_regex(p), m, p, order) for m in evidence.metrics for p, order in m.rank.items()]
         # one pass to tell whether a claim has any ranking phrase at all (most have none)
@@ -113,6 +113,7 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
             if f.entity is not None and f.value:
                 signs.setdefault(f.metric, set()).add(f.value > 0)
         self.two_signed = {m for m, seen in signs.items() if len(seen) == 2}  # gains and losses: the sign matters
+        self.fact_owner = {f.id: f.entity for f in evidence.facts}
         self.facts_by_entity: dict[str | None, list[FactValue]] = {}
         for f in evidence.facts:
             self.facts_by_entity.setdefault(f.entity, []).append(f)
@@ -174,6 +175,7 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
         )
         metric_pairs = self._pair_metrics(text, quantities, metric_spans)
         prev: tuple[Quantity, list[Metric]] | None = None
+        implied: str | None = None  # the one entity whose facts support this sentence's figures so far
         for i, q in enumerate(quantities):
             if i in used:
                 continue
@@ -211,8 +213,21 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
                 column=column,
                 named=header_metrics or ([metric_pairs[i]] if i in metric_pairs else None),
             )
-            if advice and finding.kind == "duration" and finding.status is Status.CONTRADICTED:
-                finding.status = Status.NONE  # "review again in a month": a plan, not a fact
+            if entity is None and implied and finding.status in (Status.CONTRADICTED, Status.UNVERIFIABLE):
+                # the sentence names no entity, but its other figures are one entity's: "… from 45 minutes
+                # to 6 minutes (a cut of roughly 87%)"
+                retry, retry_named = self._figure(
+                    text, q, implied, metric_spans, quantities, prev, i in bindings, others=others,
+                    mentions=mentions, column=column, named=header_metrics or None,
+                )  # fmt: skip
+                if retry.status is Status.SUPPORTED:
+                    finding, named = retry, retry_named
+            if entity is None and finding.status is Status.SUPPORTED:
+                owners = {self.fact_owner.get(e) for e in finding.evidence}
+                implied = owners.pop() if len(owners) == 1 else implied
+            planned = finding.kind == "duration" or q.unit in ("minutes", "hours", "days", "weeks")
+            if advice and planned and finding.status is Status.CONTRADICTED:
+                finding.status = Status.NONE  # "review again in a month", "take 10 minutes": a plan, not a fact
             findings.append(finding)
             prev = (q, named)
         findings += self._dates(text, dates, mentions, scope, advice)
