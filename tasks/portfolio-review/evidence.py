@@ -166,9 +166,10 @@ def _scenarios(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> No
         for group in itertools.combinations(sorted(sales), n):
             cash = sum(sales[s] for s in group)
             name = "+".join(group)
-            add(FactValue(id=f"proceeds.{name}", metric="proceeds", value=cash, unit="money", display=f"{cash:,.2f}"))
+            add(FactValue(id=f"proceeds.{name}", metric="proceeds", value=cash, unit="money", display=f"{cash:,.2f}",
+                          named_only=True))
             add(FactValue(id=f"proceeds_pct.{name}", metric="proceeds", value=cash / total * 100, unit="pct",
-                          display=f"{cash / total * 100:.1f}%"))
+                          display=f"{cash / total * 100:.1f}%", named_only=True))
     pnl = {s: _value(facts, f"{s}.pnl") for s in data["symbols"]}
     for side, members in (("winners", [s for s in pnl if pnl[s] > 0]), ("losers", [s for s in pnl if pnl[s] < 0])):
         if len(members) > 1:

@@ -86,7 +86,10 @@ class Binding:
                 m
                 for m in mentions
                 if end is not None
-                and re.fullmatch(r"\s+(?:from|in|of|for|at)\s+|[\s-]*(?:units?|shares?)?\s+", text[end : m.start])
+                and re.fullmatch(  # "… for Apple", "47-48% for aapl/amzn" (a range's first end too)
+                    r"(?:\s*[-–]\s*[\d.,]+\s*%?)?\s+(?:from|in|of|for|at)\s+|[\s-]*(?:units?|shares?)?\s+",
+                    text[end : m.start],
+                )
             ),
             None,
         )

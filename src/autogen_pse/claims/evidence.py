@@ -61,6 +61,7 @@ class FactValue(BaseModel):
     source: str = ""  # the sentence it came from, for CV-like sources
     rate: str = ""  # the period it is per ("a year": year); a figure per another period is converted
     noun: str = ""  # the stem of what a count counts ("14 Python services": "servic")
+    named_only: bool = False  # a derived fact a figure matches only when its metric is named ("proceeds")
 
     def shown(self) -> str:
         return self.display or f"{self.value:g}"

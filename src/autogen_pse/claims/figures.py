@@ -175,7 +175,8 @@ class Figures:
         counted = self._by_noun(text, q, entity) if not metrics and q.unit in ("count", "units") else None
         if counted is not None:
             return counted, metrics
-        if not metrics and not direction and (bare or entity is None):
+        whole = entity is None and q.unit == "multiple" and bool(_GLOBAL_NEAR.search(text))
+        if not metrics and not direction and (bare or entity is None) and not whole:  # "the portfolio has doubled"
             # what a bare number (or a figure about nothing named) measures is unknown: not checkable
             status = Status.UNVERIFIABLE if entity is None and not bare else Status.NONE
             return Finding(
@@ -248,10 +249,11 @@ class Figures:
             if not named and entity is None and anywhere:
                 named = [f for f in self.ev.facts if f.metric == name and f.unit in compatible]
             return named
+        pool = [f for f in pool if not f.named_only]  # "proceeds" only where proceeds are named
         if direction and any(self._signed(f) for f in pool):
             return [f for f in pool if self._signed(f)]
         if not pool and anywhere:
-            pool = [f for f in self.ev.facts if f.unit in compatible]
+            pool = [f for f in self.ev.facts if f.unit in compatible and not f.named_only]
         return pool
 
     def _supported(

@@ -10,7 +10,9 @@ from .quantities import _SCALE_WORDS, _UNITS_WORDS, Quantity
 
 # a full stop that ends a sentence, not an abbreviation ("c. 31 per cent", "approx. USD 127k", "Mr. Osei")
 _STOP = r"(?<!\bc)(?<!\bca)(?<!\bapprox)(?<!\best)(?<!\bvs)(?<!\bno)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bincl)\. "
-_CLAUSE = re.compile(rf";|\s[—–]\s|\s-\s|\bwhile\b|\bwhereas\b|\bbut\b|\bhowever\b|\balthough\b|{_STOP}|\|")
+_CLAUSE = re.compile(
+    rf";|\s[—–]\s|\s-\s|\bwhile\b|\bwhereas\b|\bbut\b|\bhowever\b|\balthough\b|\b(?:is|was) that\b|{_STOP}|\|"
+)
 _STRONG = re.compile(rf";|{_STOP}|\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b")
 _PERF_UP = phrase_regex(
     [

@@ -162,7 +162,7 @@ def split_units(text: str) -> list[Unit]:
 def _split_units(text: str) -> list[Unit]:
     units: list[Unit] = []
     fixed_header: list[str] = []
-    signed = [False]  # a sign-off ("Kind regards,") was seen: what follows is the signature
+    signed = [-1]  # the line of a sign-off ("Kind regards,"): a few short lines after it are the signature
     lines = text.split("\n")
     offsets, pos = [], 0
     for line in lines:
@@ -210,11 +210,14 @@ def _split_units(text: str) -> list[Unit]:
             for sent, s, e in _sentences(chunk.replace("\n", " "), start):
                 caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", sent.strip("*_ ")) is not None
                 greeting = _SALUTATION.match(sent) or _MEMO_FIELD.match(sent)
-                kind = "heading" if caps or _BOLD_ONLY.fullmatch(sent) or greeting or signed[0] else "sentence"
+                line_no = text.count("\n", 0, s) + 1
+                signature = signed[0] >= 0 and line_no - signed[0] <= 4 and len(sent) <= 80
+                kind = "heading" if caps or _BOLD_ONLY.fullmatch(sent) or greeting or signature else "sentence"
                 # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims,
                 # nor is the signature after a sign-off ("Helen Marsh, Private Client Adviser")
-                signed[0] = signed[0] or bool(greeting and not _GREETING.match(sent))
-                units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, kind, section, ctx, paragraph=paragraph))
+                if _SALUTATION.match(sent) and not _GREETING.match(sent):  # a sign-off, not "Re:" or "Hi Tom,"
+                    signed[0] = line_no
+                units.append(Unit(sent, s, e, line_no, kind, section, ctx, paragraph=paragraph))
         para_lines = []
 
     for i, line in enumerate(lines):
