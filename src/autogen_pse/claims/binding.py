@@ -269,10 +269,12 @@ class Binding:
             return 0
         others = [o for o in (qs or []) if o is not q]
         best, best_d = 0, 10**9
+        # "increasing monthly cloud expenditure by 35 %": a verb, its object, then "by" and the figure
+        reach = 60 if re.search(r"\bby\s+(?:about|around|roughly|some|nearly|almost|~)?\s*$", text[: q.start]) else 35
         for rx, sign in ((UP_RE, 1), (DOWN_RE, -1)):
             if rx is None:
                 continue
-            for m in rx.finditer(text, max(0, q.start - 35), min(len(text), q.end + 14)):
+            for m in rx.finditer(text, max(0, q.start - reach), min(len(text), q.end + 14)):
                 if "/" in text[max(0, m.start() - 1):m.end() + 1] or re.match(r"\s+and\s+loss", text[m.end():]):
                     continue  # "profit/loss", "gain/loss", "profit and loss" name the metric, not a direction
                 if m.end() <= q.start:
