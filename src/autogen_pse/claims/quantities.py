@@ -480,4 +480,4 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
         return True
     if q.unit in ("count", "units") and v == round(v):
         return False  # a whole count is not truncated: "2" is not true of 3
-    return q.kind == "digits" and v - 2 * q.tol - 1e-9 <= x <= v
+    return q.kind in ("digits", "words") and v - 2 * q.tol - 1e-9 <= x <= v  # "… two sixty-six" of 51,266.60
