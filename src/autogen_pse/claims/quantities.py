@@ -427,7 +427,7 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
         if (
             a.unit == "count"
             and a.kind in ("digits", "words")
-            and b.unit in ("pct", "money", "minutes", "hours")
+            and b.unit in ("pct", "money", "minutes", "hours", "years", "months", "days")
             and re.fullmatch(r"\s*(?:and|to|or|-|–|/|→|->)\s*", text[a.end : b.start])
         ):
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)

@@ -156,7 +156,20 @@ def _bounded(units: list[Unit]) -> list[Unit]:
 
 def split_units(text: str) -> list[Unit]:
     """The claim units of ``text`` in order (see the module docstring)."""
-    return _bounded(_split_units(text))
+    return _bounded(_letterhead(text, _split_units(text)))
+
+
+def _letterhead(text: str, units: list[Unit]) -> list[Unit]:
+    """A letter's head (firm, address, reference, date before "Dear …") states nothing about the
+    subject: its sentences become headings."""
+    lines = text.splitlines()
+    greeting = next((i + 1 for i, line in enumerate(lines[:25]) if _GREETING.match(line.strip("*_ "))), None)
+    if greeting is None:
+        return units
+    for u in units:
+        if u.line < greeting and u.kind == "sentence":
+            u.kind = "heading"
+    return units
 
 
 def _split_units(text: str) -> list[Unit]:

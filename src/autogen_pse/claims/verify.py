@@ -56,7 +56,8 @@ from .transitions import reversed_change, terms
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
 _ABSENT = re.compile(
     r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
-    r"exposure)|lacks?|gaps?|missing|absent|whether)\b",
+    r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
+    r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got)|never\s+used|(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to)\b",
     re.IGNORECASE,
 )
 
