@@ -277,6 +277,8 @@ class Binding:
             for m in rx.finditer(text, max(0, q.start - reach), min(len(text), q.end + 14)):
                 if "/" in text[max(0, m.start() - 1):m.end() + 1] or re.match(r"\s+and\s+loss", text[m.end():]):
                     continue  # "profit/loss", "gain/loss", "profit and loss" name the metric, not a direction
+                if m.group(0).lower() == "up" and re.match(r"\s+to\b", text[m.end() :]):
+                    continue  # "up to a day old": at most, not a rise
                 if m.end() <= q.start:
                     gap = text[m.end() : q.start]
                     if (
