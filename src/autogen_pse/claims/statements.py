@@ -23,8 +23,8 @@ _SMALL_WORDS = frozenset("a an and as at by for from in of on or the to with vs 
 def title_case(text: str) -> bool:
     """A short line in Title Case with no sentence in it (a letterhead, a document title)."""
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’&.-]*", text) if w.lower() not in _SMALL_WORDS]
-    if not 2 <= len(words) <= 14 or re.search(r"[.!?](?:\s+[A-Z]|\s*$)", text.strip("*_ ")):
-        return False
+    if not 2 <= len(words) <= 14 or re.search(r"[.!?](?:\s+[A-Z]|\s*$)", text.strip("*_ ")) or text.count(",") > 1:
+        return False  # a sentence, or a list of names ("Terraform, Docker, Zorblax Mesh") whose names count
     return sum(w[0].isupper() for w in words) >= 0.75 * len(words)
 
 
