@@ -26,6 +26,10 @@ from .quantities import Quantity
 
 # a metric phrase fronted before a comma ("At its lowest, the position was down 63 %") or a comma before the
 # preposition that brings the figure ("a drawdown since purchase, from about 36 per cent")
+_BENCHMARK = re.compile(
+    r"\b(?:exceed\w*|above|over|below|under|beyond|past|breach\w*|against)\s+(?:the|its|their|our|your|a)\s*$",
+    re.IGNORECASE,
+)
 _FRONTED = re.compile(r"\s*,(?!.*,)|[^,]*,\s*(?:from|of|at|by|to|around|about)\b[^,]*$")
 
 class Binding:
@@ -233,6 +237,7 @@ class Binding:
                     or owned
                     or _CLAUSE.search(gap)
                     or _VERSUS.search(gap)  # "at the 1 March close, compared with the $75,891 it cost"
+                    or _BENCHMARK.search(gap)  # "its weight exceeds the 30% cap": the figure is what it is held to
                     or ("," in gap and len(gap) > 25 and not _FRONTED.match(gap))
                 ):
                     continue
