@@ -45,3 +45,28 @@ def valid_object(prep: PrepareOutcome) -> dict[str, Any]:
 
 def as_json(obj: dict[str, Any]) -> str:
     return json.dumps(obj)
+
+
+RESUME = ROOT / "tasks" / "resume-tailor"
+
+
+def resume(settings: Settings, vars: dict[str, str] | None = None) -> tuple[TaskSpec, PrepareOutcome, ArtifactSchema]:
+    task = load_task(settings.tasks_dir, "resume-tailor")
+    prep = ensure_prepared(task, settings.state_dir, vars or {})
+    schema = load_schema(task, facts=prep.prepared.facts, data=prep.prepared.data, vars=vars or {})
+    assert schema is not None
+    return task, prep, schema
+
+
+def resume_object(prep: PrepareOutcome) -> dict[str, Any]:
+    """A tailored-CV object: every role with its bullets last-first, the skills reversed, every
+    degree and every item of the CV's other sections."""
+    cv = prep.prepared.data["cv"]
+    return {
+        "summary": "Backend engineer who builds payment services in Python and Go and mentors engineers.",
+        "experience": {r["id"]: {"bullets": [f"{r['id']}.b{k}" for k in range(len(r["bullets"]), 0, -1)]}
+                       for r in cv["experience"]},
+        "skills": list(dict.fromkeys(cv["skills"]))[::-1],
+        "education": [e["id"] for e in cv["education"]],
+        **{cls: list(dict.fromkeys(items)) for cls, items in cv["items"].items()},
+    }

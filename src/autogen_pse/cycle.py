@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,9 @@ class CycleInputs:
     plan_schema: ArtifactSchema | None = None  # compact runs: the planner's list of steps
     compact: bool = False  # compact prompts, a shared system prefix and evidence-only evaluator view
     system_prefix: str = ""
+    # text shown to the models that the run's code (not a model) wrote — a rendered artifact holds the
+    # task's data — passes through this first (PII redaction for remote models); None: as is
+    redact: Callable[[str], str] | None = None
 
 
 @dataclass
@@ -150,6 +154,8 @@ class CycleLoop:
                     return self._limited("max_partial", f"{limits.max_partial} PARTIAL", verdict, index)
                 kind, text = "fix", fix_task_text(inp.task_text, self.artifact, verdict,
                                                   show_artifact=not inp.compact)
+                if inp.redact is not None:  # a rendered artifact holds the task's data as is
+                    text = inp.redact(text)
             else:
                 self.fail += 1
                 if self.fail > limits.max_fail:
@@ -280,7 +286,8 @@ class CycleLoop:
         if error is not None:
             return Evidence(artifact=text, report=check_report([], error=error))
         rendered, results = await self._run_checks(artifact)
-        return Evidence(artifact=rendered, report=check_report(results, self.inp.checker.ledger),
+        redact = self.inp.redact or (lambda x: x)
+        return Evidence(artifact=redact(rendered), report=redact(check_report(results, self.inp.checker.ledger)),
                         show_artifact=self.inp.schema is not None)
 
     async def _read_verdict(self, team: Team, index: int, usage: UsageTotals,
