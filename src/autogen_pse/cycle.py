@@ -44,6 +44,12 @@ from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
 STOP_GRACE = 1.0  # seconds a stop waits for the cancelled turn to wind down before abandoning it
+RECHECK_CHECKS, RECHECK_DETAIL = 3, 420  # failing checks (and characters of each) in the specialist's re-ask
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -247,9 +253,29 @@ class CycleLoop:
         client: Any = ObservedClient(inp.provider.client_for(role), role, on_call=on_call, on_wait=on_wait)
         schema = inp.schema if role == "specialist" else inp.plan_schema if role == "planner" else None
         if schema is not None:
-            client = StructuredClient(client, schema, inp.provider.output_strategy,
-                                      on_fallback=lambda note: emit(EventKind.WARNING, {"message": note}, cycle=index))
+            checked = role == "specialist"  # its object renders to the artifact: checked before the turn ends
+            client = StructuredClient(
+                client, schema, inp.provider.output_strategy,
+                on_fallback=lambda note: emit(EventKind.WARNING, {"message": note}, cycle=index),
+                review=self._review_object if checked else None,
+                on_recheck=lambda problems: emit(EventKind.WARNING, {
+                    "message": f"the artifact fails its checks; the specialist is asked once more ({problems[:300]})"},
+                    cycle=index))
         return client
+
+    async def _review_object(self, text: str) -> str | None:
+        """The failing error checks of the document rendered from a valid object ``text`` (for the
+        specialist's one re-ask), or ``None`` when every error check passes. Cached per artifact, so
+        the evaluator's evidence and the checks after it reuse the results."""
+        artifact, error = self._artifact_of(text)
+        if error is not None:
+            return None
+        _rendered, results = await self._run_checks(artifact)
+        bad = [r for r in results if not r.ok and r.severity == "error"]
+        if not bad:
+            return None
+        problems = " ".join(f"{r.name}: {_short(r.detail, RECHECK_DETAIL)}" for r in bad[:RECHECK_CHECKS])
+        return self.inp.redact(problems) if self.inp.redact is not None else problems
 
     def _artifact_error(self, text: str) -> str | None:
         assert self.inp.schema is not None
