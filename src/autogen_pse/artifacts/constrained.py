@@ -79,9 +79,9 @@ class StructuredClient(DelegatingClient):
     """
 
     def __init__(self, inner: ChatCompletionClient, schema: ArtifactSchema, strategy: str, *,
-                 on_fallback: Callable[[str], None] | None = None,
+                 on_fallback: Callable[[str], object] | None = None,
                  review: Callable[[str], Awaitable[str | None]] | None = None,
-                 on_recheck: Callable[[str], None] | None = None) -> None:
+                 on_recheck: Callable[[str], object] | None = None) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown output strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         super().__init__(inner)
