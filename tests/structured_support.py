@@ -70,3 +70,41 @@ def resume_object(prep: PrepareOutcome) -> dict[str, Any]:
         "education": [e["id"] for e in cv["education"]],
         **{cls: list(dict.fromkeys(items)) for cls, items in cv["items"].items()},
     }
+
+
+def object_for_schema(schema: dict[str, Any], summary: str = "Backend engineer who builds payment services "
+                      "in Python and Go.") -> dict[str, Any]:
+    """A small valid object for a JSON schema as it travels in ``response_format`` (what a remote
+    model with structured output returns): every required property, the first allowed value of
+    each enum, ``minItems`` (at least one) items of each list, ``summary`` for free text."""
+    defs = schema.get("$defs", {})
+
+    def build(node: dict[str, Any]) -> Any:
+        if "$ref" in node:
+            return build(defs[node["$ref"].split("/")[-1]])
+        if "anyOf" in node:
+            return build(node["anyOf"][0])
+        if "const" in node:
+            return node["const"]
+        if "enum" in node:
+            return node["enum"][0]
+        kind = node.get("type")
+        if kind == "object":
+            props = node.get("properties", {})
+            return {k: build(props[k]) for k in node.get("required", list(props))}
+        if kind == "array":
+            count = min(max(node.get("minItems", 1), 1), node.get("maxItems", 1))
+            return [build(node["items"]) for _ in range(count)]
+        if kind == "integer":
+            return node.get("minimum", 1)
+        return summary
+
+    return dict(build(schema))
+
+
+def object_reply(body: dict[str, Any]) -> str | None:
+    """The object a structured-output endpoint returns for a request that asks for one, else ``None``."""
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") != "json_schema":
+        return None
+    return json.dumps(object_for_schema(fmt["json_schema"]["schema"]))

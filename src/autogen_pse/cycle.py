@@ -87,8 +87,10 @@ class CycleInputs:
     plan_schema: ArtifactSchema | None = None  # compact runs: the planner's list of steps
     compact: bool = False  # compact prompts, a shared system prefix and evidence-only evaluator view
     system_prefix: str = ""
-    # text shown to the models that the run's code (not a model) wrote — a rendered artifact holds the
-    # task's data — passes through this first (PII redaction for remote models); None: as is
+    # PII redaction for remote models (None: none). A structured run's artifact is written by the
+    # renderer from the task's data, not by the model, so it is redacted as soon as it is rendered:
+    # the checks, the ledger, the trace, the evaluator and the fix task then see what a prose run's
+    # model would have written (placeholders); the runner restores the final artifact file.
     redact: Callable[[str], str] | None = None
 
 
@@ -160,8 +162,6 @@ class CycleLoop:
                     return self._limited("max_partial", f"{limits.max_partial} PARTIAL", verdict, index)
                 kind, text = "fix", fix_task_text(inp.task_text, self.artifact, verdict,
                                                   show_artifact=not inp.compact)
-                if inp.redact is not None:  # a rendered artifact holds the task's data as is
-                    text = inp.redact(text)
             else:
                 self.fail += 1
                 if self.fail > limits.max_fail:
@@ -274,8 +274,7 @@ class CycleLoop:
         bad = [r for r in results if not r.ok and r.severity == "error"]
         if not bad:
             return None
-        problems = " ".join(f"{r.name}: {_short(r.detail, RECHECK_DETAIL)}" for r in bad[:RECHECK_CHECKS])
-        return self.inp.redact(problems) if self.inp.redact is not None else problems
+        return " ".join(f"{r.name}: {_short(r.detail, RECHECK_DETAIL)}" for r in bad[:RECHECK_CHECKS])
 
     def _artifact_error(self, text: str) -> str | None:
         assert self.inp.schema is not None
@@ -292,7 +291,9 @@ class CycleLoop:
             return files_artifact(self.inp.workspace, task.entry.artifact_glob), None
         if self.inp.schema is not None:
             rendered, error = try_render(self.inp.schema, text)
-            return (self.artifact, error) if rendered is None else (rendered, None)
+            if rendered is None:
+                return self.artifact, error
+            return (self.inp.redact(rendered) if self.inp.redact is not None else rendered), None
         return (message_artifact(text) if text else self.artifact), None
 
     async def _run_checks(self, artifact: str) -> tuple[str, list[CheckResult]]:
@@ -312,8 +313,7 @@ class CycleLoop:
         if error is not None:
             return Evidence(artifact=text, report=check_report([], error=error))
         rendered, results = await self._run_checks(artifact)
-        redact = self.inp.redact or (lambda x: x)
-        return Evidence(artifact=redact(rendered), report=redact(check_report(results, self.inp.checker.ledger)),
+        return Evidence(artifact=rendered, report=check_report(results, self.inp.checker.ledger),
                         show_artifact=self.inp.schema is not None)
 
     async def _read_verdict(self, team: Team, index: int, usage: UsageTotals,
