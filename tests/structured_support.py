@@ -66,7 +66,7 @@ def resume_object(prep: PrepareOutcome) -> dict[str, Any]:
         "summary": "Backend engineer who builds payment services in Python and Go and mentors engineers.",
         "experience": {r["id"]: {"bullets": [f"{r['id']}.b{k}" for k in range(len(r["bullets"]), 0, -1)]}
                        for r in cv["experience"]},
-        "skills": list(dict.fromkeys(cv["skills"]))[::-1],
+        "skills": list(dict.fromkeys(cv["skills"]))[::-1][:12],
         "education": [e["id"] for e in cv["education"]],
         **{cls: list(dict.fromkeys(items)) for cls, items in cv["items"].items()},
     }

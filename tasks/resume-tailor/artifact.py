@@ -7,7 +7,8 @@
   (``exp1``, ``exp2``…): ``bullets``, the ids of that role's own bullets (``exp1.b1``…) in the
   order to show them (at least one). The role's employer, title, dates and location are not typed
   by the model: choosing the role chooses them, and the renderer writes them from the CV;
-* ``skills`` — the CV's skills (an enum of its Skills items) in the order to show them;
+* ``skills`` — up to :data:`MAX_SKILLS` of the CV's skills (an enum of its Skills items) in the
+  order to show them;
 * ``education`` — the ids of the CV's degrees to list (``edu1``…);
 * one list per other entry section the CV has (``certifications``, ``projects``…) — items chosen
   from that section of the CV, at least one when the job asks for the section.
@@ -36,6 +37,9 @@ from autogen_pse.hooks import task_module
 FREE_CHARS = r"[^0-9{}|\n\r`#*$\"\\<>\[\]_]"
 SUMMARY_MIN, SUMMARY_MAX = 40, 320
 MAX_LEGEND = 90  # characters of a bullet quoted in the schema's descriptions and the brief
+# Skills listed at most: the ones the job asks for lead anyway, and a small model under a grammar
+# otherwise repeats one item up to the list's bound (the renderer drops repeats, the tokens are spent).
+MAX_SKILLS = 12
 
 
 def _structure() -> ModuleType:
@@ -53,10 +57,11 @@ def _text(min_len: int, max_len: int) -> Any:
     return Annotated[str, Field(min_length=min_len, max_length=max_len, pattern=pattern)]
 
 
-def _choices(values: list[str], *, min_items: int, description: str = "") -> Any:
-    """A list of 1…len(values) items of ``values`` (an enum), or ``None`` when there is nothing to choose."""
+def _choices(values: list[str], *, min_items: int, max_items: int | None = None, description: str = "") -> Any:
+    """A list of ``min_items``…``max_items`` (default: all) items of ``values`` (an enum)."""
     item = Literal[tuple(values)]  # type: ignore[valid-type]
-    return Annotated[list[item], Field(min_length=min_items, max_length=len(values),  # type: ignore[valid-type]
+    top = len(values) if max_items is None else min(max_items, len(values))
+    return Annotated[list[item], Field(min_length=min_items, max_length=top,  # type: ignore[valid-type]
                                        description=description or None)]
 
 
@@ -102,7 +107,7 @@ def build_model(data: dict[str, Any]) -> type[BaseModel]:
         "experience": (experience, ...),
     }
     if cv["skills"]:
-        fields["skills"] = (_choices(list(dict.fromkeys(cv["skills"])), min_items=1), ...)
+        fields["skills"] = (_choices(_unique(cv["skills"]), min_items=1, max_items=MAX_SKILLS), ...)
     if cv["education"]:
         legend = "; ".join(f"{e['id']}: {e['degree']} — {e['school']}" for e in cv["education"])
         fields["education"] = (_choices([e["id"] for e in cv["education"]], min_items=1, description=legend), ...)
@@ -229,7 +234,7 @@ def artifact_schema(ctx: SchemaContext) -> ArtifactSchema:
     cv = data["cv"]
     model = build_model(data)
     ids = sum(len(r["bullets"]) * (len(r["id"]) + 7) + 20 for r in cv["experience"])
-    skills = sum(len(s) + 4 for s in _unique(cv["skills"]))
+    skills = sum(sorted((len(s) + 4 for s in _unique(cv["skills"])), reverse=True)[:MAX_SKILLS])
     items = sum(len(i) + 4 for cls in item_sections(cv) for i in cv["items"][cls])
     chars = SUMMARY_MAX + 30 + ids + skills + items + 12 * len(cv["education"]) + 80
     return ArtifactSchema(

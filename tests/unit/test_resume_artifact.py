@@ -71,7 +71,7 @@ def test_schema_is_built_from_the_cv_and_varies_with_it(settings: Settings, tmp_
                               "exp2": ["exp2.b1", "exp2.b2", "exp2.b3", "exp2.b4"],
                               "exp3": ["exp3.b1", "exp3.b2"]}
     assert {"Python", "Go", "Kafka", "GitHub Actions"} <= set(first["skills"]) and "Spark" not in first["skills"]
-    assert first["education"] == ["edu1", "edu2"]
+    assert first["education"] == ["edu1", "edu2"] and js["properties"]["skills"]["maxItems"] == 12
     assert "certifications" in first["sections"]  # the CV has them and the job asks for them
     assert js["required"] == ["summary", "experience", "skills", "education", "certifications"]
     assert js["$defs"]["Experience"]["required"] == ["exp1", "exp2", "exp3"]  # every role listed
