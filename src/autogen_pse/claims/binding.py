@@ -23,6 +23,7 @@ from .patterns import (
     _quantity_units,
 )
 from .quantities import Quantity
+from .state import VerifierState
 
 # a metric phrase fronted before a comma ("At its lowest, the position was down 63 %") or a comma before the
 # preposition that brings the figure ("a drawdown since purchase, from about 36 per cent")
@@ -32,7 +33,7 @@ _BENCHMARK = re.compile(
 )
 _FRONTED = re.compile(r"\s*,(?!.*,)|[^,]*,\s*(?:from|of|at|by|to|around|about)\b[^,]*$")
 
-class Binding:
+class Binding(VerifierState):
     """What a figure, a rank or an action is about (a part of the Verifier)."""
 
     def _metric_spans(self, text: str) -> list[tuple[int, int, Metric]]:
@@ -254,14 +255,15 @@ class Binding:
                 found.append((len(text[q.end : s]) + 1 + (100 if "(" in text[q.end : s] else 0), metric))
         for metric in self.ev.metrics:  # words that name a metric only right after a figure ("half the book")
             rx = self.after_re.get(metric.name)
-            m = rx.match(text, q.end + len(_AFTER_GAP.match(text, q.end).group(0))) if rx else None
-            if m and any(u in accepted for u in metric.units):
-                found.append((m.start() - q.end + 1, metric))
+            lead = _AFTER_GAP.match(text, q.end)
+            after = rx.match(text, q.end + len(lead.group(0) if lead else "")) if rx else None
+            if after and any(u in accepted for u in metric.units):
+                found.append((after.start() - q.end + 1, metric))
         found.sort(key=lambda x: x[0])
         out: list[Metric] = []
-        for _d, m in found:
-            if all(m.name != o.name for o in out):
-                out.append(m)
+        for _d, named in found:
+            if all(named.name != o.name for o in out):
+                out.append(named)
         return out
 
     def _direction_near(self, text: str, q: Quantity, qs: list[Quantity] | None = None) -> int:

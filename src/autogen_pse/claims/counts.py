@@ -8,6 +8,7 @@ from .evidence import Count
 from .model import Finding
 from .patterns import _CLAUSE, _bare, checked
 from .quantities import Quantity, find_quantities
+from .state import VerifierState
 
 
 def _count_value(word: str) -> int | None:
@@ -22,7 +23,7 @@ _LABELLED = re.compile(
 _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
 
 
-class Counts:
+class Counts(VerifierState):
     """How many entities a count phrase speaks of, against the evidence's sets (a part of the Verifier)."""
 
     def _counts(self, text: str, qs: list[Quantity], used: set[int]) -> list[Finding]:
@@ -124,9 +125,10 @@ class Counts:
                         d = 0
                     if d < best:
                         rule, best = count, d
+            apposition = _APPOSITION.match(text, noun_end)
             apposed = (
-                [m.entity for m in self.catalogue.find(_APPOSITION.match(text, noun_end).group(0))]
-                if (_APPOSITION.match(text, noun_end))
+                [m.entity for m in self.catalogue.find(apposition.group(0))]
+                if apposition
                 else []
             )
             if len(set(apposed)) == q.value:  # "the two holdings, Microsoft and Google, …": the list is the count

@@ -117,9 +117,9 @@ def find_dates(text: str) -> list[DateMention]:
             taken.append((m.start(), m.end()))
             out.append(DateMention(value, m.group(0), m.start(), m.end()))
     for d in list(out):  # "Jun 2017 – Present": the range is still running
-        m = re.match(r"\s*(?:–|-|—|to|until)\s*(present|now|current|today|date)\b", text[d.end:], re.IGNORECASE)
-        if m:
-            out.append(DateMention("present", m.group(1), d.end + m.start(1), d.end + m.end(1)))
+        running = re.match(r"\s*(?:–|-|—|to|until)\s*(present|now|current|today|date)\b", text[d.end:], re.I)
+        if running:
+            out.append(DateMention("present", running.group(1), d.end + running.start(1), d.end + running.end(1)))
     return sorted(out, key=lambda d: d.start)
 
 

@@ -11,6 +11,7 @@ from .evidence import FactValue, Metric
 from .model import Finding, Status
 from .patterns import _LIST_SEP, _PAREN, _STRONG, counted_noun
 from .quantities import Quantity, matches
+from .state import VerifierState
 
 _OBJECT = re.compile(r"\b(?:of|as|than)\s+$", re.IGNORECASE)  # the other side of a ratio
 
@@ -22,7 +23,7 @@ _RELATIVE = re.compile(
 )
 
 
-class Derived:
+class Derived(VerifierState):
     """Figures computed from several facts (a part of the Verifier)."""
 
     def _relative(

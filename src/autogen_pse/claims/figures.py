@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from .binding import Binding
 from .catalogue import Mention
-from .derived import _RELATIVE
+from .counts import Counts
+from .derived import _RELATIVE, Derived
 from .evidence import FactValue, Metric
 from .model import Finding, Status
 from .patterns import (
@@ -33,7 +35,7 @@ _ANY_DIRECTION = re.compile(
     r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|up|gain\w*|rose|risen|positive|profit\w*)\b",
     re.IGNORECASE,
 )
-class Figures:
+class Figures(Binding, Derived, Counts):
     """Figures and durations against the facts of their entity and metric (a part of the Verifier)."""
 
     def _figure(
@@ -258,64 +260,6 @@ class Figures:
         if not pool and anywhere:
             pool = [f for f in self.ev.facts if f.unit in compatible and not f.named_only]
         return pool
-
-    def _supported(
-        self, q: Quantity, hits: list[FactValue], direction: int, pair: str = "", *, unsigned: bool = False
-    ) -> Finding:
-        wrong_way = [f for f in hits if direction and self._sign_of(f) and self._sign_of(f) != direction]
-        if unsigned and all(f.value < 0 and f.metric in self.two_signed for f in hits):
-            # "Google's annualised return works out to roughly 8.7 %" of −8.73 %: a return written
-            # with no sign and no direction word is a gain, where the metric takes both signs
-            f = hits[0]
-            return Finding(
-                kind="direction",
-                text=q.text,
-                status=Status.CONTRADICTED,
-                evidence=[f.id],
-                note=f"{f.id} is {f.shown()}: a loss, written without a sign or a direction word",
-            )
-        if wrong_way and len(wrong_way) == len(hits):
-            f = wrong_way[0]
-            word = "a loss" if self._sign_of(f) < 0 else "a gain"
-            return Finding(
-                kind="direction",
-                text=q.text,
-                status=Status.CONTRADICTED,
-                evidence=[f.id],
-                note=f"{f.id} is {f.shown()}: {word}, not the direction written",
-            )
-        if pair and all(h.pair and h.pair != pair for h in hits):
-            return Finding(
-                kind="direction",
-                text=q.text,
-                status=Status.CONTRADICTED,
-                evidence=[hits[0].id],
-                note=f"the source has {hits[0].shown()} as the '{hits[0].pair}' figure: "
-                f"“{hits[0].source or hits[0].id}”",
-            )
-        return Finding(
-            kind="figure",
-            text=q.text,
-            status=Status.SUPPORTED,
-            evidence=[h.id for h in hits[:3]],
-            note=f"{hits[0].id} = {hits[0].shown()}",
-        )
-
-    def _facts(self, entity: str | None, unit: str | None = None) -> list[FactValue]:
-        facts = self.facts_by_entity.get(entity, [])
-        return [f for f in facts if unit is None or f.unit == unit]
-
-    def _signed(self, f: FactValue) -> bool:
-        metric = self.ev.metric(f.metric)
-        return bool(f.direction) or bool(metric and metric.signed)
-
-    def _sign_of(self, f: FactValue) -> int:
-        if f.direction:
-            return f.direction
-        metric = self.ev.metric(f.metric)
-        if metric and metric.signed and f.value:
-            return 1 if f.value > 0 else -1
-        return 0
 
     def _duration(self, q: Quantity, entity: str | None, text: str) -> Finding:
         per_year = {"days": 365.25, "weeks": 52.18, "months": 12}.get(q.unit, 1)

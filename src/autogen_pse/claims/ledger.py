@@ -33,7 +33,7 @@ _NOT_CLAIM_COLUMNS = {"priority", "#", "rank", "no", "no.", "step", "order", "n"
 def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     """The ledger of ``artifact`` (see the module docstring)."""
     claims: list[Claim] = []
-    last_paragraph, last_entities = -1, []
+    last_paragraph, last_entities = -1, list[str]()
     artifact = mend(artifact)  # words broken across lines, page footers (offsets kept)
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
@@ -51,7 +51,8 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         claim = Claim(
             id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind, section=unit.section
         )
-        row, columns = None, []
+        row: dict[str, str] | None = None
+        columns: list[tuple[str, int, int]] = []
         if unit.kind == "row":
             row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
             if "" in row and "symbol" not in row:  # "| | Action | Quantity |": the unnamed first column

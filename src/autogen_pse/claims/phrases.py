@@ -57,15 +57,15 @@ def phrase_quantities(text: str, taken: list[tuple[int, int]], add: Callable[[Qu
     for m in re.finditer(r"[¼½¾⅓⅔⅕]", text):  # "lighten by ~¼"
         if not _overlaps(taken, m.start(), m.end()):
             hedge, _h = _hedge_before(text, m.start())
-            value = _GLYPHS[m.group(0)]
-            add(Quantity(value, "pct", m.group(0), m.start(), m.end(), value * FRACTION_REL, hedge, kind="fraction"))
+            share = _GLYPHS[m.group(0)]
+            add(Quantity(share, "pct", m.group(0), m.start(), m.end(), share * FRACTION_REL, hedge, kind="fraction"))
 
     for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold" ("my concerns are twofold" is no figure)
         if not _overlaps(taken, m.start(), m.end()) and not re.match(r"\s*[.:;]", text[m.end() :]):
-            value = float(_FOLDS[m.group(1).lower()])
+            fold = float(_FOLDS[m.group(1).lower()])
             hedge, _h = _hedge_before(text, m.start())
-            tol = value * MULTIPLE_REL
-            add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), tol, hedge, kind="multiple"))
+            tol = fold * MULTIPLE_REL
+            add(Quantity(fold, "multiple", m.group(0), m.start(), m.end(), tol, hedge, kind="multiple"))
 
     for m in _DOZEN_RE.finditer(text):
         if _overlaps(taken, m.start(), m.end()):

@@ -363,9 +363,10 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             or re.search(r"\b(?:any|each|every|no|a single)\s+$", text[max(0, m.start() - 10) : m.start()], re.I)
         ):
             continue  # "one" is mostly a pronoun: only a count before a counted noun
-        value = _words_value(phrase)
-        if value is None:
+        read = _words_value(phrase)
+        if read is None:
             continue
+        value = read
         spoken = value < 0  # digits read out in groups: 51,267 or, as a price, 38.45 ("thirty-eight forty-five")
         value = abs(value)
         half = re.match(r"\s+and\s+a\s+half\b", text[m.end() :])

@@ -7,6 +7,7 @@ import re
 from .catalogue import Mention
 from .dates import same_date
 from .evidence import FactValue, Metric
+from .figures import Figures
 from .lexicon import NEAR_WORDS, NEGATIONS, ORDINALS
 from .model import Finding, Status
 from .patterns import (
@@ -25,7 +26,7 @@ from .patterns import (
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
 
-class Relations:
+class Relations(Figures):
     """Ranks, counts, actions, flags, directions and dates (a part of the Verifier)."""
 
     # --- ranks, counts, actions, flags, directions ------------------------------------------
@@ -134,9 +135,9 @@ class Relations:
         if row is not None:
             action = re.sub(r"[*_`]", "", row.get("action", "")).strip().upper()
             symbol = re.sub(r"[*_`$]", "", row.get("symbol", "")).strip()
-            entity = self.catalogue.find(row.get("symbol", ""))
-            if action in self.ev.actions and entity:
-                out.append(self._allowed([action], entity[0].entity, action))
+            named = self.catalogue.find(row.get("symbol", ""))
+            if action in self.ev.actions and named:
+                out.append(self._allowed([action], named[0].entity, action))
             elif action in self.ev.actions and symbol.upper() not in _PLACEHOLDERS:
                 out.append(
                     Finding(
@@ -156,7 +157,7 @@ class Relations:
                     )
                 )
             text = row.get("reason", "")
-            mentions, scope = self.catalogue.find(text), [entity[0].entity] if entity else scope
+            mentions, scope = self.catalogue.find(text), [named[0].entity] if named else scope
         for m in self.action_any.finditer(text) if self.action_any else []:
             actions = self.action_of[_fold(m.group(0))]
             clause_before = _CLAUSE.split(text[max(0, m.start() - 40) : m.start()])[-1]
@@ -179,8 +180,9 @@ class Relations:
             noun_use = re.search(
                 r"\b(?:the|a|an|this|that|any|each)\s+$", text[max(0, m.start() - 6) : m.start()], re.IGNORECASE
             )
+            entity: str | None
             if owner is not None:
-                entity: str | None = owner.entity
+                entity = owner.entity
             elif (
                 noun_use
                 and target is None
@@ -274,7 +276,7 @@ class Relations:
             return []
         out = []
         for rx, sign in ((_PERF_UP, 1), (_PERF_DOWN, -1)):
-            for m in rx.finditer(text):
+            for m in rx.finditer(text) if rx else []:
                 clause = [x for x in mentions if not self._boundaries(text, x.start, m.start())]
                 before = [x for x in clause if x.end <= m.start()]
                 if before:  # "Apple is huge, and MSFT/GOOG are both underwater": the list nearest the word

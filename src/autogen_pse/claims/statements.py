@@ -13,6 +13,7 @@ from .patterns import (
     _NUMBER_WORDS,
     _SUPERLATIVE,
 )
+from .state import VerifierState
 
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 
@@ -28,7 +29,7 @@ def title_case(text: str) -> bool:
     return sum(w[0].isupper() for w in words) >= 0.75 * len(words)
 
 
-class Statements:
+class Statements(VerifierState):
     """Unknown names, unsupported statements and superlatives (a part of the Verifier)."""
 
     def _names(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], advice: bool) -> list[Finding]:

@@ -17,13 +17,9 @@ from __future__ import annotations
 
 import re
 
-from .binding import Binding
 from .catalogue import Catalogue, is_label
-from .counts import Counts
 from .dates import find_dates, name_spans
-from .derived import Derived
 from .evidence import Evidence, FactValue, Metric
-from .figures import Figures
 from .lexicon import (
     ADVICE,
     IMPERATIVE_START,
@@ -63,7 +59,7 @@ _ABSENT = re.compile(
 )
 
 
-class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
+class Verifier(Relations, Statements):
     """Compiled once per :class:`Evidence`; :meth:`verify` checks one unit."""
 
     def __init__(self, evidence: Evidence) -> None:
@@ -101,7 +97,7 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
             vocab |= {stem(w) for p in [*m.words, *m.rank] for w, _a, _b in content_words(p)}
         for words in evidence.actions.values():
             vocab |= {stem(w) for p in words for w, _a, _b in content_words(p)}
-        self.vocab = vocab
+        self.vocab = frozenset(vocab)
         self.known = frozenset(w.lower() for s in evidence.sources for w, _a, _b in content_words(s.text)) | frozenset(
             w.lower() for text in evidence.vocabulary for w, _a, _b in content_words(text)
         )
@@ -237,19 +233,19 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
             findings += self._directions(text, mentions, scope, advice)
         findings += self._names(text, found, skip, advice)
         for m in found:
-            entity = self.ev.entity(m.entity)
+            known = self.ev.entity(m.entity)
             lo = max((x.end() for x in re.finditer(r"[;.]\s", text[: m.start])), default=0)
             hi = min((m.end + x.start() for x in re.finditer(r";|\.\s", text[m.end :])), default=len(text))
             link = re.match(rf"\s*[:|]?\s*(?:https?://)?(?:www\.)?{re.escape(m.text.lower())}\.", text[m.end :].lower())
-            label = is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
-            if entity is not None and not entity.in_sources and not _ABSENT.search(text, lo, hi) and not link \
-                    and not label:  # "**GitHub:** github.com/…": a profile's label, not a skill
+            labelled = is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
+            if known is not None and not known.in_sources and not _ABSENT.search(text, lo, hi) and not link \
+                    and not labelled:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
                     Finding(
                         kind="entity",
                         text=m.text,
                         status=Status.CONTRADICTED,
-                        note=f"{m.text} is in no source ({entity.kind})",
+                        note=f"{m.text} is in no source ({known.kind})",
                     )
                 )
         turned = reversed_change(text, self.changes, self.alias) if self.changes else None
