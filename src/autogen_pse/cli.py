@@ -34,6 +34,26 @@ app = typer.Typer(
 out = Console(highlight=False)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        out.print(f"autogen-pse {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit")] = False,
+) -> None:
+    """Planner–Specialist–Evaluator runs whose artifacts are checked against real data.
+
+    State lives under PSE_HOME (default: the checkout, or the user data folder of an installed
+    package); tasks come from PSE_TASKS_DIR (default: the built-in ones).
+    """
+
+
 def _settings() -> Settings:
     return load_settings()
 
@@ -122,6 +142,7 @@ def run(
 def prepare(
     task: Annotated[str, typer.Argument(help="Task name")],
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE (repeatable)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object")] = False,
 ) -> None:
     """Compute TASK's facts and prepared task text now (a run also does it when inputs are newer)."""
     from .preparation import ensure_prepared, input_warnings
@@ -130,10 +151,32 @@ def prepare(
     settings = _settings()
     spec = load_task(settings.tasks_dir, task)
     outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True)
+    warnings = input_warnings(outcome.prepared)
+    if json_out:
+        out.print_json(json.dumps({"task": spec.name, "facts": len(outcome.prepared.facts),
+                                   "out_dir": str(outcome.out_dir) if outcome.out_dir else None,
+                                   "warnings": list(warnings)}))
+        return
     where = outcome.out_dir or "(no prepare hook: the task text comes from task.md)"
     out.print(f"prepared {task}: {len(outcome.prepared.facts)} facts → {where}")
-    for warning in input_warnings(outcome.prepared):
+    for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option("--host", help="Bind address (default PSE_WEB_HOST, 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option("--port", min=1, max=65535,
+                                             help="Port (default PSE_WEB_PORT, 8080)")] = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="critical | error | warning | info | debug")] = "info",
+    log_autogen: Annotated[bool, typer.Option("--log-autogen", help="Also show AutoGen's own logs")] = False,
+) -> None:
+    """Serve the dashboard and the HTTP API (a non-loopback address needs PSE_WEB_TOKEN)."""
+    from .web.server import serve as serve_web
+
+    if log_level not in ("critical", "error", "warning", "info", "debug"):
+        raise UserError(f"--log-level {log_level!r}: use critical, error, warning, info or debug")
+    serve_web(host=host, port=port, log_level=log_level, log_autogen=log_autogen)
 
 
 def recover_interrupted(store: TraceStore) -> list[str]:
@@ -177,10 +220,12 @@ def _configure_logging() -> None:
 
 def _register_subcommands() -> None:
     from .cli_check import check
+    from .cli_tasks import tasks_app
     from .cli_trace import trace_app
     from .knowledge.cli import kb_app
 
     app.command("check")(check)
+    app.add_typer(tasks_app, name="tasks")
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 
