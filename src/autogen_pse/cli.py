@@ -10,7 +10,7 @@ import json
 import logging
 import signal
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -75,7 +75,7 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
     from .registry import load_registry, load_task
 
     settings = _settings()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in load_registry(settings.tasks_dir).tasks:
         stale = needs_prepare(load_task(settings.tasks_dir, entry.name), settings.state_dir, {})
         rows.append({"name": entry.name, "title": entry.title, "description": entry.description,
@@ -103,7 +103,7 @@ def run(
     """Run TASK; shows every turn live and ends with a summary and the trace path."""
     from .console import ConsoleSink, forecast_lines, print_summary
     from .models import call_seconds_hint
-    from .runner import RunRequest, execute, plan_run, prepare_plan
+    from .runner import RunRequest, RunResult, execute, plan_run, prepare_plan
     from .store import TraceStore
 
     settings = _settings()
@@ -123,7 +123,7 @@ def run(
         for line in forecast_lines(plan.task.name, plan.model, plan.limits.max_cycles, hint):
             live.print(f"[bold]{escape(line)}[/]")
 
-    async def main() -> object:
+    async def main() -> RunResult:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, stop.set)
@@ -132,10 +132,10 @@ def run(
 
     result = asyncio.run(main())
     if json_out:
-        out.print_json(result.model_dump_json())  # type: ignore[attr-defined]
+        out.print_json(result.model_dump_json())
     else:
         print_summary(out, result)
-    raise typer.Exit(result.exit_code)  # type: ignore[attr-defined]
+    raise typer.Exit(result.exit_code)
 
 
 @app.command()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -189,7 +189,7 @@ def env_file() -> Path:
     return default_home() / ".env"
 
 
-def load_settings(**values: object) -> Settings:
+def load_settings(**values: Any) -> Settings:
     """``Settings(**values)`` from the environment and ``.env``, a bad value reported as one line.
 
     Raises:
@@ -198,7 +198,7 @@ def load_settings(**values: object) -> Settings:
     from .errors import UserError
 
     try:
-        return Settings(_env_file=env_file(), **values)  # type: ignore[arg-type]
+        return Settings(_env_file=env_file(), **values)
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0]) if first["loc"] else "?"

@@ -163,7 +163,7 @@ def load_script(path: Path) -> Script:
 
 def fault_exception(kind: str, retry_after: float = 0.0) -> Exception:
     """The real ``openai`` exception for a scripted fault (built on httpx request/response)."""
-    import httpx
+    import httpx2 as httpx  # the HTTP library openai itself is built on (its exceptions carry its types)
     import openai
 
     request = httpx.Request("POST", _FAKE_URL)
@@ -232,7 +232,7 @@ class ScriptedChatClient(TextClientBase):
         self._record(result.usage)
         return result
 
-    async def create_stream(  # type: ignore[override]
+    async def create_stream(
         self,
         messages: Sequence[LLMMessage],
         *,

@@ -8,6 +8,7 @@ busy timeout), so one index object may be shared by threads and processes.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import logging
 import os
@@ -252,7 +253,7 @@ class RunIndex:
 
     def mark_interrupted(
         self, traces_dir: Path | str, *, live: set[str] | frozenset[str] = frozenset()
-    ) -> list[str]:
+    ) -> builtins.list[str]:
         """Set runs whose status is ``running`` but whose writer is gone to ``interrupted``.
 
         ``live`` holds ids of runs still executing in this process; they are never touched. A run

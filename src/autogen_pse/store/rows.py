@@ -7,7 +7,7 @@ import binascii
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
@@ -57,7 +57,7 @@ class RunRow(BaseModel):
             run_id=str(doc.get("run_id") or ""),
             task=doc.get("task"),
             model=doc.get("model"),
-            status=status if status in RunStatus.__args__ else "error",  # type: ignore[attr-defined]
+            status=_status(status),
             verdict=doc.get("verdict"),
             reason=doc.get("reason"),
             cycles=len(doc.get("cycles") or []),
@@ -71,6 +71,12 @@ class RunRow(BaseModel):
             verified=bool(verified) if isinstance(verified, bool | int) else None,
             error=error if error is None or isinstance(error, str) else json.dumps(error),
         )
+
+
+def _status(value: object) -> RunStatus:
+    """``value`` when it is a known run status, else ``error``."""
+    known: tuple[RunStatus, ...] = get_args(RunStatus)
+    return next((s for s in known if s == value), "error")
 
 
 class RunPage(BaseModel):

@@ -52,8 +52,9 @@ def demo_script(request: RunRequest, *, messages: int = 3, verdict: str = "PASS"
             "source": role, "type": "TextMessage", "content": f"{role} turn {i + 1}",
             "usage": {"prompt_tokens": 10 + i, "completion_tokens": 5, "cost": None},
         }, 1))
-    verdict_body = {"outcome": verdict, "reason": "OK" if verdict == "PASS" else "INCOMPLETE", "issues": [],
-                    "summary": f"synthetic {verdict}"}
+    verdict_body: dict[str, object] = {
+        "outcome": verdict, "reason": "OK" if verdict == "PASS" else "INCOMPLETE", "issues": [],
+        "summary": f"synthetic {verdict}"}
     steps += [
         ScriptStep(EventKind.CHECK, {"name": "synthetic", "ok": True, "severity": "error", "detail": "",
                                      "claims_checked": 0, "claims_supported": 0, "unsupported": [],
