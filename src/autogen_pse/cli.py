@@ -5,10 +5,8 @@ Exit codes: 0 PASS · 1 run ended without PASS · 2 user error · 3 runtime or m
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import signal
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -101,6 +99,9 @@ def run(
         "--artifact", help="auto | structured | prose (default: PSE_ARTIFACT_MODE, auto)")] = None,
 ) -> None:
     """Run TASK; shows every turn live and ends with a summary and the trace path."""
+    import asyncio
+    import signal
+
     from .console import ConsoleSink, forecast_lines, print_summary
     from .models import call_seconds_hint
     from .runner import RunRequest, RunResult, execute, plan_run, prepare_plan

@@ -36,6 +36,10 @@ __all__ = ["INDEX_SCHEMA_VERSION", "RunIndex", "open_or_rebuild"]
 
 log = logging.getLogger(__name__)
 
+
+class OutdatedIndex(StoreError):
+    """The index was written by an earlier version: rebuilt from the trace files, no warning."""
+
 INDEX_SCHEMA_VERSION = 2  # 2: run_counts (kept by triggers) and the (task, verdict, started_at) index
 MAX_LIMIT = 1000
 _BUSY_TIMEOUT_S = 10.0
@@ -252,6 +256,9 @@ class RunIndex:
                 raise StoreError(f"run index {self.db_path} failed its integrity check; delete it to rebuild")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             columns = tuple(r["name"] for r in conn.execute("PRAGMA table_info(runs)").fetchall())
+        if isinstance(version, int) and 0 < version < INDEX_SCHEMA_VERSION:
+            raise OutdatedIndex(f"run index {self.db_path} has schema {version}, this version uses "
+                                f"{INDEX_SCHEMA_VERSION}")
         if version != INDEX_SCHEMA_VERSION or columns != COLUMN_NAMES:
             raise StoreError(
                 f"run index {self.db_path} has schema {version} {columns}, expected "
@@ -393,6 +400,11 @@ def open_or_rebuild(db_path: Path | str, traces_dir: Path | str) -> RunIndex:
             # an empty (or foreign) file got a fresh, empty table: the runs are in the folders
             index.close()
             log.warning("run index %s had no runs table; rebuilding from %s", db_path, traces_dir)
+        except OutdatedIndex as exc:
+            if index is not None:
+                index.close()
+            log.info("%s; rebuilding it from %s", exc, traces_dir)
+            _remove_db_files(db_path, main=False)
         except (StoreError, sqlite3.DatabaseError) as exc:
             if index is not None:
                 index.close()
