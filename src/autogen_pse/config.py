@@ -25,6 +25,8 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .names import ROLES
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 APP_NAME = "autogen-pse"
 
@@ -165,10 +167,9 @@ class Settings(BaseSettings):
     @field_validator("openai_max_tokens")
     @classmethod
     def _role_caps(cls, caps: dict[str, int]) -> dict[str, int]:
-        roles = ("planner", "specialist", "evaluator")
         for role, cap in caps.items():
-            if role not in roles:
-                raise ValueError(f"unknown role {role!r}; use {', '.join(roles)}")
+            if role not in ROLES:
+                raise ValueError(f"unknown role {role!r}; use {', '.join(ROLES)}")
             if cap < 1:
                 raise ValueError(f"{role}: a completion cap must be >= 1")
         return caps

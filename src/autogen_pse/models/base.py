@@ -13,9 +13,8 @@ from typing import Any
 
 from autogen_core.models import ChatCompletionClient, ModelCapabilities, ModelInfo, RequestUsage
 
+from ..names import ROLES
 from .tokens import count_prompt_tokens
-
-ROLES: tuple[str, ...] = ("planner", "specialist", "evaluator")
 
 
 def check_role(role: str) -> str:

@@ -7,16 +7,16 @@ import binascii
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from autogen_pse.errors import UserError
+from autogen_pse.names import RUN_STATUSES, RunStatus
 from autogen_pse.store.ids import is_run_id
 
 __all__ = ["RunPage", "RunRow", "RunStatus", "decode_cursor", "encode_cursor", "normalize_ts"]
 
-RunStatus = Literal["running", "finished", "error", "cancelled", "interrupted"]
 
 
 class RunRow(BaseModel):
@@ -75,8 +75,7 @@ class RunRow(BaseModel):
 
 def _status(value: object) -> RunStatus:
     """``value`` when it is a known run status, else ``error``."""
-    known: tuple[RunStatus, ...] = get_args(RunStatus)
-    return next((s for s in known if s == value), "error")
+    return next((s for s in RUN_STATUSES if s == value), "error")
 
 
 class RunPage(BaseModel):

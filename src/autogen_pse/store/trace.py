@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from autogen_pse.events import EventKind, RunEvent
+from autogen_pse.names import RUN_STATUSES
 from autogen_pse.store.rows import RunRow
 
 __all__ = ["RUN_STATUSES", "TRACE_SCHEMA_VERSION", "TraceBuilder", "empty_usage"]
 
 TRACE_SCHEMA_VERSION = 1
-RUN_STATUSES = ("running", "finished", "error", "cancelled", "interrupted")
 _FINAL_STATUSES = frozenset({"finished", "error", "cancelled"})
 
 
