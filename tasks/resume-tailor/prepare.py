@@ -23,8 +23,14 @@ On success ``resume_parsed.json`` (the parsed CV and job) is written to ``ctx.ou
 from __future__ import annotations
 
 import json
+from types import ModuleType
 
 from autogen_pse.hooks import PrepareContext, Prepared, task_module
+
+
+def load_lib(name: str) -> ModuleType:
+    """``resumelib.<name>``; kept for bench/bench_claims.py (the hooks call ``task_module``)."""
+    return task_module(__file__, f"resumelib.{name}")
 
 
 def prepare(ctx: PrepareContext) -> Prepared:
