@@ -151,7 +151,7 @@ class Settings(BaseSettings):
     web_scripted_dir: Path | None = Field(
         default=None,
         description="The only folder a web client's scripted:<file.json> model may come from; "
-                    "default: <project>/tests/fixtures/scripted",
+                    "default: the checkout's tests/fixtures/scripted, or <home>/scripted when installed",
     )
 
     @model_validator(mode="after")
@@ -176,8 +176,13 @@ class Settings(BaseSettings):
 
     @property
     def scripted_web_dir(self) -> Path:
-        """:attr:`web_scripted_dir`, or the project's scripted fixtures when unset."""
-        return self.web_scripted_dir or self.project_root / "tests" / "fixtures" / "scripted"
+        """:attr:`web_scripted_dir`; unset: the checkout's scripted fixtures, or ``<home>/scripted``
+        for an installed package (a folder the user fills, never the package's own files)."""
+        if self.web_scripted_dir is not None:
+            return self.web_scripted_dir
+        if CHECKOUT_ROOT is not None and self.project_root == CHECKOUT_ROOT:
+            return CHECKOUT_ROOT / "tests" / "fixtures" / "scripted"
+        return self.home / "scripted"
 
     @property
     def index_path(self) -> Path:

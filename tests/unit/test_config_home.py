@@ -57,3 +57,10 @@ def test_user_data_dir_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "h"))
     assert user_data_dir() == tmp_path / "h" / ".local" / "share" / "autogen-pse"
+
+
+def test_web_scripted_models_come_from_the_checkout_fixtures_or_the_home(tmp_path: Path) -> None:
+    assert load_settings().scripted_web_dir == ROOT / "tests" / "fixtures" / "scripted"
+    elsewhere = load_settings(project_root=tmp_path, home=tmp_path / "home")  # not a checkout
+    assert elsewhere.scripted_web_dir == tmp_path / "home" / "scripted"
+    assert load_settings(web_scripted_dir=tmp_path).scripted_web_dir == tmp_path
