@@ -5,12 +5,10 @@ Exit codes: 0 PASS · 1 run ended without PASS · 2 user error · 3 runtime or m
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import signal
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -34,6 +32,26 @@ app = typer.Typer(
 out = Console(highlight=False)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        out.print(f"autogen-pse {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit")] = False,
+) -> None:
+    """Planner–Specialist–Evaluator runs whose artifacts are checked against real data.
+
+    State lives under PSE_HOME (default: the checkout, or the user data folder of an installed
+    package); tasks come from PSE_TASKS_DIR (default: the built-in ones).
+    """
+
+
 def _settings() -> Settings:
     return load_settings()
 
@@ -55,7 +73,7 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
     from .registry import load_registry, load_task
 
     settings = _settings()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in load_registry(settings.tasks_dir).tasks:
         stale = needs_prepare(load_task(settings.tasks_dir, entry.name), settings.state_dir, {})
         rows.append({"name": entry.name, "title": entry.title, "description": entry.description,
@@ -81,9 +99,12 @@ def run(
         "--artifact", help="auto | structured | prose (default: PSE_ARTIFACT_MODE, auto)")] = None,
 ) -> None:
     """Run TASK; shows every turn live and ends with a summary and the trace path."""
+    import asyncio
+    import signal
+
     from .console import ConsoleSink, forecast_lines, print_summary
     from .models import call_seconds_hint
-    from .runner import RunRequest, execute, plan_run, prepare_plan
+    from .runner import RunRequest, RunResult, execute, plan_run, prepare_plan
     from .store import TraceStore
 
     settings = _settings()
@@ -103,7 +124,7 @@ def run(
         for line in forecast_lines(plan.task.name, plan.model, plan.limits.max_cycles, hint):
             live.print(f"[bold]{escape(line)}[/]")
 
-    async def main() -> object:
+    async def main() -> RunResult:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, stop.set)
@@ -112,16 +133,17 @@ def run(
 
     result = asyncio.run(main())
     if json_out:
-        out.print_json(result.model_dump_json())  # type: ignore[attr-defined]
+        out.print_json(result.model_dump_json())
     else:
         print_summary(out, result)
-    raise typer.Exit(result.exit_code)  # type: ignore[attr-defined]
+    raise typer.Exit(result.exit_code)
 
 
 @app.command()
 def prepare(
     task: Annotated[str, typer.Argument(help="Task name")],
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE (repeatable)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object")] = False,
 ) -> None:
     """Compute TASK's facts and prepared task text now (a run also does it when inputs are newer)."""
     from .preparation import ensure_prepared, input_warnings
@@ -130,10 +152,32 @@ def prepare(
     settings = _settings()
     spec = load_task(settings.tasks_dir, task)
     outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True)
+    warnings = input_warnings(outcome.prepared)
+    if json_out:
+        out.print_json(json.dumps({"task": spec.name, "facts": len(outcome.prepared.facts),
+                                   "out_dir": str(outcome.out_dir) if outcome.out_dir else None,
+                                   "warnings": list(warnings)}))
+        return
     where = outcome.out_dir or "(no prepare hook: the task text comes from task.md)"
     out.print(f"prepared {task}: {len(outcome.prepared.facts)} facts → {where}")
-    for warning in input_warnings(outcome.prepared):
+    for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option("--host", help="Bind address (default PSE_WEB_HOST, 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option("--port", min=1, max=65535,
+                                             help="Port (default PSE_WEB_PORT, 8080)")] = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="critical | error | warning | info | debug")] = "info",
+    log_autogen: Annotated[bool, typer.Option("--log-autogen", help="Also show AutoGen's own logs")] = False,
+) -> None:
+    """Serve the dashboard and the HTTP API (a non-loopback address needs PSE_WEB_TOKEN)."""
+    from .web.server import serve as serve_web
+
+    if log_level not in ("critical", "error", "warning", "info", "debug"):
+        raise UserError(f"--log-level {log_level!r}: use critical, error, warning, info or debug")
+    serve_web(host=host, port=port, log_level=log_level, log_autogen=log_autogen)
 
 
 def recover_interrupted(store: TraceStore) -> list[str]:
@@ -177,10 +221,12 @@ def _configure_logging() -> None:
 
 def _register_subcommands() -> None:
     from .cli_check import check
+    from .cli_tasks import tasks_app
     from .cli_trace import trace_app
     from .knowledge.cli import kb_app
 
     app.command("check")(check)
+    app.add_typer(tasks_app, name="tasks")
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 

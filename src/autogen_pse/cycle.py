@@ -241,8 +241,10 @@ class CycleLoop:
         client: Any = ObservedClient(inp.provider.client_for(role), role, on_call=on_call, on_wait=on_wait)
         schema = inp.schema if role == "specialist" else inp.plan_schema if role == "planner" else None
         if schema is not None:
-            client = StructuredClient(client, schema, inp.provider.output_strategy,
-                                      on_fallback=lambda note: emit(EventKind.WARNING, {"message": note}, cycle=index))
+            def fallback(note: str) -> None:
+                emit(EventKind.WARNING, {"message": note}, cycle=index)
+
+            client = StructuredClient(client, schema, inp.provider.output_strategy, on_fallback=fallback)
         return client
 
     def _artifact_error(self, text: str) -> str | None:

@@ -129,15 +129,22 @@ def _signature(path: Path, package: bool) -> tuple[tuple[str, int, int, int], ..
 
 
 def task_module(anchor: str, name: str) -> ModuleType:
-    """Import ``name`` — a ``name.py`` file or a ``name/`` package — from the folder of ``anchor``
-    (a hook's ``__file__``). Task folders are not packages, so the module gets a private name
-    unique to its path, cached in ``sys.modules`` — until one of its files changes: then it (and,
-    for a package, every submodule imported under it) is executed again, so a long-running server
-    never prepares or checks with a helper's old code.
+    """Import ``name`` — a ``name.py`` file or a ``name/`` package, or ``package.submodule`` of
+    such a package — from the folder of ``anchor`` (a hook's ``__file__``). Task folders are not
+    packages, so the module gets a private name unique to its path, cached in ``sys.modules`` —
+    until one of its files changes: then it (and, for a package, every submodule imported under
+    it) is executed again, so a long-running server never prepares or checks with a helper's old
+    code. The one loader every task uses: a hook calls ``task_module(__file__, "review")``.
 
     Raises:
         UserError: neither ``name.py`` nor ``name/__init__.py`` exists there.
     """
+    top, _, sub = name.partition(".")
+    module = _folder_module(anchor, top)
+    return importlib.import_module(f"{module.__name__}.{sub}") if sub else module
+
+
+def _folder_module(anchor: str, name: str) -> ModuleType:
     folder = Path(anchor).resolve().parent
     path, search = folder / f"{name}.py", None
     if not path.is_file():

@@ -17,7 +17,6 @@ Layout of a task (``<tasks_dir>/<name>/``)::
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -27,11 +26,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from .errors import UserError
+from .jsonfile import read_json
+from .names import ROLES, TASK_NAME
 
-ROLES = ("planner", "specialist", "evaluator")
-Role = Literal["planner", "specialist", "evaluator"]
-
-_TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 _FIELD = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")  # {field}, not {{fact:..}}-style doubles
 
@@ -140,12 +137,7 @@ def load_registry(tasks_dir: Path) -> Registry:
     path = tasks_dir / "_registry.json"
     if not path.is_file():
         raise UserError(f"{path}: task registry not found; set PSE_TASKS_DIR to a folder holding it")
-    try:
-        raw = json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
-        raise UserError(f"{path}: not valid JSON ({type(exc).__name__}: {str(exc)[:120]})") from None
+    raw = read_json(path)
     try:
         registry = Registry.model_validate(raw)
     except ValidationError as exc:
@@ -154,7 +146,7 @@ def load_registry(tasks_dir: Path) -> Registry:
         raise UserError(f"{path}: invalid at {loc}: {err['msg']}") from None
     seen: set[str] = set()
     for entry in registry.tasks:
-        if not _TASK_NAME.fullmatch(entry.name):
+        if not TASK_NAME.fullmatch(entry.name):
             raise UserError(f"{path}: task name {entry.name!r} must match [a-z0-9][a-z0-9_-]*")
         if entry.name in seen:
             raise UserError(f"{path}: task {entry.name!r} is listed twice")
@@ -169,7 +161,7 @@ def load_task(tasks_dir: Path, name: str) -> TaskSpec:
         UserError: unknown name, a name with path characters, a missing prompt file, an unknown or
             unfillable placeholder.
     """
-    if not _TASK_NAME.fullmatch(name or ""):  # fullmatch: "$" alone lets "demo\n" through
+    if not TASK_NAME.fullmatch(name or ""):  # fullmatch: "$" alone lets "demo\n" through
         raise UserError(f"invalid task name {name!r}: use letters, digits, '-' or '_' (see `pse list`)")
     registry = load_registry(tasks_dir)
     entry = next((t for t in registry.tasks if t.name == name), None)
@@ -179,8 +171,8 @@ def load_task(tasks_dir: Path, name: str) -> TaskSpec:
     task_dir = tasks_dir / name
     if not task_dir.is_dir():
         raise UserError(f"{task_dir}: task folder missing for registry entry {name!r}")
-    prompts = {role: _load_prompt(task_dir, entry, role) for role in ROLES}
-    compact = None
+    prompts: dict[str, str] = {role: _load_prompt(task_dir, entry, role) for role in ROLES}
+    compact: dict[str, str] | None = None
     if (task_dir / "prompts" / "compact").is_dir():
         compact = {role: _load_prompt(task_dir, entry, role, folder="prompts/compact") for role in ROLES}
     return TaskSpec(entry, task_dir, prompts, compact)

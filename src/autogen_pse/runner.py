@@ -26,7 +26,7 @@ from .grounding import Grounding, prepare_grounding
 from .preparation import PrepareOutcome, ensure_prepared, input_warnings
 from .registry import ROLES, TaskSpec, load_task
 from .store import TraceStore
-from .store.files import atomic_write_text
+from .store.files import atomic_write_text, make_durable
 from .store.ids import new_run_id
 from .usage import PriceTable, UsageTotals
 from .verdict import Outcome, Reason, Verdict
@@ -256,12 +256,13 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
             verdict = Verdict(outcome=Outcome.PASS, reason=Reason.OK,
                               summary="PASS after deterministic sanitizing")
         verified = verdict is not None and verdict.outcome is Outcome.PASS and checks_ok
-        artifact_path = run_dir / "artifact.md"
-        atomic_write_text(run_dir / "artifact.raw.md", outcome.raw_artifact)
+        artifact_path, raw_path = run_dir / "artifact.md", run_dir / "artifact.raw.md"
+        atomic_write_text(raw_path, outcome.raw_artifact, durable=False)
         final_text = ground.restore(sanitized.artifact)
         # no artifact at all (an invalid object is never one) leaves nothing to mark
         mark = "" if verified or not final_text.strip() else _unverified_mark(verdict, final_checks)
-        atomic_write_text(artifact_path, mark + final_text)
+        atomic_write_text(artifact_path, mark + final_text, durable=False)
+        make_durable(raw_path, artifact_path)  # both files, then their folder once
         open_issues = [] if verified else [*outcome.artifact_issues,
                                             *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
         emitter.emit(EventKind.ARTIFACT, {

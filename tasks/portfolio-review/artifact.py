@@ -17,7 +17,6 @@ amount is a fact" hold by construction; the checks still verify the rendered Mar
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -30,9 +29,6 @@ from autogen_pse.hooks import task_module
 FREE_CHARS = r"[^0-9{}|\n\r`#*$\"\\]"
 NONE = "none"
 
-
-def sibling(name: str) -> ModuleType:
-    return task_module(__file__, name)
 
 
 def _text(min_len: int, max_len: int) -> Any:
@@ -93,7 +89,7 @@ def build_model(facts: dict[str, Any], data: dict[str, Any]) -> type[BaseModel]:
 
 def render(obj: BaseModel, data: dict[str, Any]) -> str:
     """The review as Markdown (four sections, the Actions table), figures as fact references."""
-    example = sibling("example_review")
+    example = task_module(__file__, "example_review")
     ref = example.ref
     symbols: list[str] = list(data["symbols"])
     dumped = obj.model_dump(by_alias=True)

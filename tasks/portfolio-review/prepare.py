@@ -15,7 +15,6 @@ import re
 import statistics
 from datetime import date
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from autogen_pse.errors import InputFileError, UserError
@@ -41,12 +40,8 @@ OVERWEIGHT_COLUMNS = ("excess_weight_pct", "excess_value", "trim_units")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
-def sibling(name: str) -> ModuleType:
-    """Import ``<name>.py`` from this task folder (task folders are not packages)."""
-    return task_module(__file__, name)
 
-
-inputs = sibling("inputs")
+inputs = task_module(__file__, "inputs")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -85,7 +85,7 @@ class WebState:
 
 
 def get_state(request: Request) -> WebState:
-    return request.app.state.pse  # type: ignore[no-any-return]
+    return request.app.state.pse
 
 
 StateDep = Annotated[WebState, Depends(get_state)]
