@@ -122,7 +122,7 @@ class SyntheticExecutor:
     async def _emit_all(self, run_id: str, request: RunRequest, stop: asyncio.Event) -> None:
         run_dir = await asyncio.to_thread(self.store.create_run, run_id)
         sink = self.store.sink(run_id)
-        emitter = EventEmitter(run_id, [sink.handle, *self._sinks])
+        emitter = EventEmitter(run_id, [sink.handle, *self._sinks], strict=False)  # payloads carry t_emit
         model = request.model or "synthetic"
 
         def emit(kind: EventKind, payload: dict[str, Any], cycle: int = 0) -> None:
