@@ -8,10 +8,10 @@ The ``.env`` file is read from the project root (the folder holding ``tasks/`` a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 def _find_project_root() -> Path:
@@ -98,6 +98,15 @@ class Settings(BaseSettings):
     ollama_url: str = "http://127.0.0.1:11434"
     retrieval_k: int = Field(default=4, ge=1)
 
+    # --- plugins (entry points; see src/autogen_pse/plugins.py) ---
+    executor: str = Field(default="local", description="Where runs execute: a name registered under the "
+                          "autogen_pse.executors entry points (built-in: local)")
+    sinks: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Extra event sinks, comma-separated names registered under "
+        "autogen_pse.sinks, e.g. PSE_SINKS=jsonl (built-in: jsonl)")
+    sink_jsonl_path: Path | None = Field(default=None, description="File the jsonl sink appends every event "
+                                         "to; default: <state_dir>/exports/events.jsonl")
+
     # --- web ---------------------------------------------------------------------------------
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=8080, ge=1, le=65535)
@@ -108,6 +117,13 @@ class Settings(BaseSettings):
         description="The only folder a web client's scripted:<file.json> model may come from; "
                     "default: <project>/tests/fixtures/scripted",
     )
+
+    @field_validator("sinks", mode="before")
+    @classmethod
+    def _sink_names(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [name.strip() for name in value.split(",") if name.strip()]
+        return value
 
     @field_validator("openai_max_tokens")
     @classmethod

@@ -430,6 +430,9 @@ class EventEmitter:
         self._sinks: list[EventSink] = list(sinks or [])
         self._seq = 0
         self._strict = strict
+        self._delivering: RunEvent | None = None
+        self._pending: list[tuple[EventKind, dict[str, Any], int]] = []
+        self._finished = False  # run_finished was emitted: deferred events are dropped
         self.current_cycle = 0  # set by the cycle loop; for events raised from inside a cycle's tools
 
     def add_sink(self, sink: EventSink) -> None:
@@ -448,6 +451,31 @@ class EventEmitter:
         body = check_payload(kind, payload if payload is not None else {}, strict=self._strict)
         self._seq += 1
         event = RunEvent(run_id=self.run_id, seq=self._seq, cycle=cycle, kind=kind, payload=body)
-        for sink in self._sinks:
-            sink(event)
+        outer, self._delivering = self._delivering, event
+        self._finished = self._finished or kind == EventKind.RUN_FINISHED
+        try:
+            for sink in self._sinks:
+                sink(event)
+        finally:
+            self._delivering = outer
+        if outer is None:
+            self._drain()
         return event
+
+    def defer(self, kind: EventKind, payload: dict[str, Any], *, cycle: int | None = None) -> None:
+        """Emit after the event being delivered now has reached every sink (a sink reporting its
+        own failure must not interleave events); at once when nothing is being delivered. Events
+        deferred during ``run_finished`` are dropped (the trace is closed; the caller logged them)."""
+        if self._finished:
+            return
+        self._pending.append((kind, payload, self.current_cycle if cycle is None else cycle))
+        if self._delivering is None and self._seq > 0:
+            self._drain()
+
+    def _drain(self) -> None:
+        while self._pending:
+            if self._finished:
+                self._pending.clear()
+                return
+            kind, payload, cycle = self._pending.pop(0)
+            self.emit(kind, payload, cycle=cycle)

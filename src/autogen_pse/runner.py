@@ -25,6 +25,7 @@ from .events import EventEmitter, EventKind, EventSink
 from .grounding import Grounding, prepare_grounding
 from .preparation import PrepareOutcome, ensure_prepared, input_warnings
 from .registry import ROLES, TaskSpec, load_task
+from .sinks import IsolatedSink, check_sinks, open_sinks
 from .store import TraceStore
 from .store.files import atomic_write_text
 from .store.ids import new_run_id
@@ -94,6 +95,7 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
     model = request.model or settings.model
     validate_spec(model, settings)
     PriceTable.from_settings(settings)  # a bad PSE_PRICING_FILE is a user error before anything runs
+    check_sinks(settings)  # an unknown PSE_SINKS name likewise
     if not (task.dir / "prepare.py").is_file():
         task.render_task(request.vars)
     limits = Limits(
@@ -149,8 +151,12 @@ async def execute(
         raise
     workspace = run_dir / "workspace"
     emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])])
+    plugin_sinks: list[IsolatedSink] = []
     usage = UsageTotals(model_name=provider.name, prices=prices)
     try:
+        plugin_sinks += open_sinks(settings, warn=lambda m: emitter.defer(EventKind.WARNING, {"message": m}))
+        for plugin_sink in plugin_sinks:
+            emitter.add_sink(plugin_sink)
         schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)
         compact = schema is not None and provider.compact_prompts and task.compact_prompts is not None
         provider.use_compact_prompts(compact)
@@ -200,6 +206,8 @@ async def execute(
         raise
     finally:
         await provider.close()
+        for plugin_sink in plugin_sinks:
+            plugin_sink.close()
         try:  # release the writer lock even when the trace could not be finished
             trace_sink.close()
         except StoreError as exc:

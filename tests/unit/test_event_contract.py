@@ -44,7 +44,7 @@ def test_every_kind_has_a_payload_model_and_a_typed_event() -> None:
 def test_emitter_refuses_an_undeclared_field_and_emits_nothing() -> None:
     seen: list[RunEvent] = []
     emitter = EventEmitter("r", [seen.append])
-    with pytest.raises(EventContractError, match="warning event payload has fields .* does not declare: mesage"):
+    with pytest.raises(EventContractError, match=r"warning event payload has fields .* does not declare: mesage"):
         emitter.emit(EventKind.WARNING, {"message": "x", "mesage": "typo"})
     with pytest.raises(EventContractError, match="model_call event payload does not fit ModelCallPayload"):
         emitter.emit(EventKind.MODEL_CALL, {"role": "planner", "seconds": "slow"})

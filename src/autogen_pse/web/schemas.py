@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
 from autogen_pse.events import EventKind, TypedEvent
-
 from autogen_pse.store.rows import RunRow
 
 RunStatusOut = Literal["queued", "running", "finished", "error", "cancelled", "interrupted"]
