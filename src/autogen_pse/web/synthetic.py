@@ -168,6 +168,9 @@ class SyntheticExecutor:
     async def wait(self, run_id: str) -> None:
         await self._tasks[run_id]
 
+    def start_error(self, run_id: str) -> str | None:
+        return self.errors.get(run_id)
+
     async def shutdown(self) -> None:
         for stop in self._stops.values():
             stop.set()
