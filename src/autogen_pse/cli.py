@@ -136,7 +136,7 @@ def prepare(
 
     settings = _settings()
     spec = load_task(settings.tasks_dir, task)
-    outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True)
+    outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True, settings=settings)
     where = outcome.out_dir or "(no prepare hook: the task text comes from task.md)"
     out.print(f"prepared {task}: {len(outcome.prepared.facts)} facts → {where}")
     for warning in input_warnings(outcome.prepared):

@@ -92,6 +92,8 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
 
     task = load_task(settings.tasks_dir, request.task)
     task.check_vars(request.vars)
+    for module in ("prepare", "checks", "sanitize"):  # a hook with the wrong signature: a user error now
+        task.hook(module, module)
     model = request.model or settings.model
     validate_spec(model, settings)
     PriceTable.from_settings(settings)  # a bad PSE_PRICING_FILE is a user error before anything runs
@@ -112,7 +114,7 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
 def prepare_plan(plan: PreparedRun, settings: Settings) -> PreparedRun:
     """Run the task's prepare step now (when inputs are newer), so bad inputs raise UserError
     before a run is accepted. Returns ``plan`` with ``prep`` set."""
-    plan.prep = ensure_prepared(plan.task, settings.state_dir, plan.request.vars)
+    plan.prep = ensure_prepared(plan.task, settings.state_dir, plan.request.vars, settings=settings)
     return plan
 
 
@@ -137,7 +139,7 @@ async def execute(
 
     task, request = plan.task, plan.request
     store = store or TraceStore(settings)
-    prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
+    prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars, settings=settings)
     prices = PriceTable.from_settings(settings)
     provider = open_provider(plan.model, settings)
     try:  # redaction and pricing ask the opened provider, never the spelling of the spec

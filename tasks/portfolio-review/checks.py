@@ -12,8 +12,7 @@ import re
 from types import ModuleType
 from typing import Any
 
-from autogen_pse.hooks import CheckContext, CheckResult, task_module
-from autogen_pse.verdict import Reason
+from autogen_pse.hooks import CheckContext, CheckResult, Reason, task_module
 
 
 def sibling(name: str) -> ModuleType:

@@ -21,8 +21,7 @@ import importlib.util
 from types import ModuleType
 from typing import Any
 
-from autogen_pse.hooks import CheckContext, CheckResult, task_module
-from autogen_pse.verdict import Reason
+from autogen_pse.hooks import CheckContext, CheckResult, Reason, task_module
 
 _LABEL = {
     "employers": "employer",
