@@ -23,6 +23,7 @@ Heavy libraries (``llama_cpp``, ``openai``) are imported only by the provider th
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
@@ -34,23 +35,36 @@ from .tokens import count_tokens
 if TYPE_CHECKING:
     from ..config import Settings
 
+log = logging.getLogger(__name__)
+
 
 def registered() -> dict[str, ProviderPlugin]:
-    """Every registered provider plugin by prefix (entry point group ``autogen_pse.providers``).
-
-    Raises:
-        UserError: a registered entry point cannot be loaded or is not a :class:`ProviderPlugin`.
-    """
-    from ..plugins import entry_points, load
+    """Every loadable provider plugin by prefix (entry point group ``autogen_pse.providers``); a
+    registration that cannot be loaded is left out with a warning (it fails only when asked for)."""
+    from ..plugins import entry_points
 
     out: dict[str, ProviderPlugin] = {}
     for name in entry_points("providers"):
-        plugin = load("providers", name)
-        if not isinstance(plugin, ProviderPlugin):
-            raise UserError(f"entry point {name!r} (autogen_pse.providers) is a {type(plugin).__name__}, "
-                            "not an autogen_pse.models.ProviderPlugin; fix the package that declares it")
-        out[name] = plugin
+        try:
+            out[name] = plugin(name)
+        except UserError as exc:
+            log.warning("%s", exc)
     return out
+
+
+def plugin(prefix: str) -> ProviderPlugin:
+    """The provider registered under ``prefix`` (lower case).
+
+    Raises:
+        UserError: none is, or its entry point cannot be loaded or is not a :class:`ProviderPlugin`.
+    """
+    from ..plugins import load
+
+    found = load("providers", prefix)
+    if not isinstance(found, ProviderPlugin):
+        raise UserError(f"entry point {prefix!r} (autogen_pse.providers) is a {type(found).__name__}, "
+                        "not an autogen_pse.ProviderPlugin; fix or uninstall the package that declares it")
+    return found
 
 
 def spec_forms() -> str:
@@ -69,11 +83,14 @@ def resolve_spec(spec: str) -> tuple[ProviderPlugin, bool, str]:
     Raises:
         UserError: no provider registered under the prefix, or the form does not fit it.
     """
+    from ..plugins import entry_points
+
     prefix, sep, arg = (spec or "").strip().partition(":")
-    plugin = registered().get(prefix.strip().lower()) if prefix.strip() else None
-    if plugin is None or (plugin.argument == "none" and sep) or (plugin.argument == "required" and not sep):
+    prefix = prefix.strip().lower()
+    found = plugin(prefix) if prefix and prefix in entry_points("providers") else None
+    if found is None or (found.argument == "none" and sep) or (found.argument == "required" and not sep):
         raise UserError(f"unknown model spec {spec!r}; use one of: {spec_forms()}")
-    return plugin, bool(sep), arg.strip()
+    return found, bool(sep), arg.strip()
 
 
 def open_provider(spec: str, settings: Settings) -> ModelProvider:
@@ -92,9 +109,9 @@ def open_provider(spec: str, settings: Settings) -> ModelProvider:
             scripted file (the message names the file and the JSON path).
         ModelError: the local model file exists but cannot be loaded.
     """
-    plugin, _, arg = resolve_spec(spec)
-    provider = plugin.open(arg, settings)
-    provider.remote, provider.priced = plugin.remote, plugin.priced  # the registered object decides
+    found, _, arg = resolve_spec(spec)
+    provider = found.open(arg, settings)
+    provider.remote, provider.priced = found.remote, found.priced  # the registered object decides
     return provider
 
 
@@ -107,6 +124,7 @@ __all__ = [
     "check_role",
     "count_tokens",
     "open_provider",
+    "plugin",
     "registered",
     "resolve_spec",
     "spec_forms",
@@ -142,9 +160,9 @@ def validate_spec(spec: str, settings: Settings) -> tuple[str, str]:
         UserError: names the bad spec, file or JSON path, and the fix.
     """
     kind, arg = parse_spec(spec)
-    plugin = registered()[kind]
-    if plugin.validate is not None:
-        plugin.validate(arg, settings)
+    found = plugin(kind)
+    if found.validate is not None:
+        found.validate(arg, settings)
     return kind, arg
 
 
@@ -154,7 +172,7 @@ def parse_spec(spec: str) -> tuple[str, str]:
     Raises:
         UserError: no registered provider accepts it (lists the registered forms).
     """
-    plugin, has_colon, arg = resolve_spec(spec)
-    if not plugin.accepts(has_colon, arg):
+    found, has_colon, arg = resolve_spec(spec)
+    if not found.accepts(has_colon, arg):
         raise UserError(f"unknown model spec {spec!r}; use one of: {spec_forms()}")
-    return plugin.prefix, arg
+    return found.prefix, arg
