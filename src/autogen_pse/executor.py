@@ -120,7 +120,7 @@ class LocalExecutor:
                 return result
         except UserError as exc:
             self.errors[plan.run_id] = str(exc)
-            self._failures[plan.run_id] = exc
+            self._failures[plan.run_id] = exc.with_traceback(None)  # kept for wait(); no frames held
             if self.log_failures:
                 log.warning("run %s could not start: %s", plan.run_id, exc)
             return None
