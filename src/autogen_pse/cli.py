@@ -73,7 +73,8 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
 @app.command()
 def run(
     task: Annotated[str, typer.Argument(help="Task name (see `pse list`)")],
-    model: Annotated[str | None, typer.Option("--model", "-m", help="local | openai:<model> | scripted:<file>")] = None,
+    model: Annotated[str | None, typer.Option(
+        "--model", "-m", help="local | openai:<model> | scripted:<file> | <prefix>:<arg> of a provider plugin")] = None,
     max_cycles: Annotated[int | None, typer.Option("--max-cycles", min=1, max=50)] = None,
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE for the task (repeatable)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object")] = False,
