@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: install demo review test test-fast lint serve frontend openapi bench clean
+.PHONY: install demo review test test-fast lint serve frontend openapi contracts bench clean
 
 $(STAMP): pyproject.toml uv.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -47,6 +47,9 @@ serve: install frontend ## dashboard on http://127.0.0.1:8080 (PSE_WEB_HOST / PS
 openapi: install $(FRONTEND_DEPS) ## after API changes: frontend/openapi.json + src/api/schema.d.ts
 	$(BIN)/python frontend/scripts/export_openapi.py
 	cd frontend && npm run gen:api
+
+contracts: install ## after changing an event model: regenerate the event block of docs/CONTRACTS.md
+	PYTHONPATH=src $(BIN)/python -m autogen_pse._contract_doc
 
 test: install frontend ## the whole test suite (unit, integration, local model, Chroma server, browser, wheel install)
 	$(BIN)/ruff check src tests tasks bench

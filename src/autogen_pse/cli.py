@@ -20,6 +20,7 @@ from .config import Settings, load_settings
 from .errors import EXIT_USER_ERROR, PseError, UserError
 
 if TYPE_CHECKING:
+    from .runner import RunResult
     from .store import TraceStore
 
 app = typer.Typer(
@@ -90,7 +91,8 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
 @app.command()
 def run(
     task: Annotated[str, typer.Argument(help="Task name (see `pse list`)")],
-    model: Annotated[str | None, typer.Option("--model", "-m", help="local | openai:<model> | scripted:<file>")] = None,
+    model: Annotated[str | None, typer.Option(
+        "--model", "-m", help="local | openai:<model> | scripted:<file> | <prefix>:<arg> of a provider plugin")] = None,
     max_cycles: Annotated[int | None, typer.Option("--max-cycles", min=1, max=50)] = None,
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE for the task (repeatable)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object")] = False,
@@ -103,8 +105,9 @@ def run(
     import signal
 
     from .console import ConsoleSink, forecast_lines, print_summary
+    from .executor import open_executor
     from .models import call_seconds_hint
-    from .runner import RunRequest, RunResult, execute, plan_run, prepare_plan
+    from .runner import RunRequest
     from .store import TraceStore
 
     settings = _settings()
@@ -113,25 +116,30 @@ def run(
             raise UserError(f"--artifact {artifact!r}: use auto, structured or prose")
         settings = settings.model_copy(update={"artifact_mode": artifact})
     request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
-    plan = prepare_plan(plan_run(request, settings), settings)  # bad inputs: exit 2, nothing written
-    store = TraceStore(settings)
-    store.check_writable()  # a clear error before anything of the run starts
-    recover_interrupted(store)
     live = Console(highlight=False, stderr=json_out)
     sink = ConsoleSink(live, quiet=quiet or json_out)
-    if not (quiet or json_out):
-        hint = call_seconds_hint(plan.model)
-        for line in forecast_lines(plan.task.name, plan.model, plan.limits.max_cycles, hint):
-            live.print(f"[bold]{escape(line)}[/]")
 
-    async def main() -> RunResult:
-        stop = asyncio.Event()
+    async def main() -> RunResult | None:
+        # the same executor protocol as the dashboard (PSE_EXECUTOR; built-in: local, in process)
+        executor = open_executor(settings, sinks=[sink], concurrency=1, log_failures=False)
+        run_id = await executor.submit(request)  # bad inputs: exit 2, nothing written
+        recover_interrupted(TraceStore(settings))  # nothing awaited since submit: this run has not started
+        if not (quiet or json_out):
+            spec = request.model or settings.model
+            hint = call_seconds_hint(spec)
+            for line in forecast_lines(task, spec, request.max_cycles or settings.max_cycles, hint):
+                live.print(f"[bold]{escape(line)}[/]")
         loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGINT, stop.set)
-        loop.add_signal_handler(signal.SIGTERM, stop.set)
-        return await execute(plan, settings, sinks=[sink], stop=stop, store=store)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, lambda: loop.create_task(executor.cancel(run_id)))
+        try:
+            return await executor.wait(run_id)
+        finally:
+            await executor.shutdown()
 
     result = asyncio.run(main())
+    if result is None:  # cancelled before it started (a remote executor's queue)
+        raise UserError("the run was cancelled before it started")
     if json_out:
         out.print_json(result.model_dump_json())
     else:
@@ -151,7 +159,7 @@ def prepare(
 
     settings = _settings()
     spec = load_task(settings.tasks_dir, task)
-    outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True)
+    outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True, settings=settings)
     warnings = input_warnings(outcome.prepared)
     if json_out:
         out.print_json(json.dumps({"task": spec.name, "facts": len(outcome.prepared.facts),

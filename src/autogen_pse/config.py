@@ -20,10 +20,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from .names import ROLES
 
@@ -143,6 +143,15 @@ class Settings(BaseSettings):
     ollama_url: str = "http://127.0.0.1:11434"
     retrieval_k: int = Field(default=4, ge=1)
 
+    # --- plugins (entry points; see src/autogen_pse/plugins.py) ---
+    executor: str = Field(default="local", description="Where runs execute: a name registered under the "
+                          "autogen_pse.executors entry points (built-in: local)")
+    sinks: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Extra event sinks, comma-separated names registered under "
+        "autogen_pse.sinks, e.g. PSE_SINKS=jsonl (built-in: jsonl)")
+    sink_jsonl_path: Path | None = Field(default=None, description="File the jsonl sink appends every event "
+                                         "to; default: <state_dir>/exports/events.jsonl")
+
     # --- web ---------------------------------------------------------------------------------
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=8080, ge=1, le=65535)
@@ -163,6 +172,13 @@ class Settings(BaseSettings):
             if not path.is_absolute():
                 setattr(self, name, self.home / path)
         return self
+
+    @field_validator("sinks", mode="before")
+    @classmethod
+    def _sink_names(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [name.strip() for name in value.split(",") if name.strip()]
+        return value
 
     @field_validator("openai_max_tokens")
     @classmethod

@@ -21,8 +21,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autogen_pse.artifacts import ArtifactSchema, SchemaContext
-from autogen_pse.hooks import task_module
+from autogen_pse.hooks import ArtifactSchema, SchemaContext, task_module
 
 # No digits (figures come from facts), no Markdown structure, no quote or backslash; the length bound
 # sits in the pattern too, since a grammar built from the schema follows the pattern, not maxLength.

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autogen_pse.hooks import CheckContext, CheckResult, task_module
-from autogen_pse.verdict import Reason
+from autogen_pse.hooks import CheckContext, CheckResult, Reason, task_module
 
 review = task_module(__file__, "review")
 MAX_LISTED = 12

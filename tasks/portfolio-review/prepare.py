@@ -17,9 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from autogen_pse.errors import InputFileError, UserError
-from autogen_pse.facts import save_facts
-from autogen_pse.hooks import Fact, PrepareContext, Prepared, task_module
+from autogen_pse.hooks import Fact, InputFileError, PrepareContext, Prepared, UserError, save_facts, task_module
 
 DEFAULT_VARS = {
     "holdings": "data/holdings.csv",

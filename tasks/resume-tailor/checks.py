@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autogen_pse.hooks import CheckContext, CheckResult, task_module
-from autogen_pse.verdict import Reason
+from autogen_pse.hooks import CheckContext, CheckResult, Reason, task_module
 
 _LABEL = {
     "employers": "employer",

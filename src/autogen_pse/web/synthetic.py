@@ -124,7 +124,7 @@ class SyntheticExecutor:
     async def _emit_all(self, run_id: str, request: RunRequest, stop: asyncio.Event) -> None:
         run_dir = await asyncio.to_thread(self.store.create_run, run_id)
         sink = self.store.sink(run_id)
-        emitter = EventEmitter(run_id, [sink.handle, *self._sinks])
+        emitter = EventEmitter(run_id, [sink.handle, *self._sinks], strict=False)  # payloads carry t_emit
         model = request.model or "synthetic"
 
         def emit(kind: EventKind, payload: dict[str, Any], cycle: int = 0) -> None:
@@ -169,6 +169,9 @@ class SyntheticExecutor:
 
     async def wait(self, run_id: str) -> None:
         await self._tasks[run_id]
+
+    def start_error(self, run_id: str) -> str | None:
+        return self.errors.get(run_id)
 
     async def shutdown(self) -> None:
         for stop in self._stops.values():
