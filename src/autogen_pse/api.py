@@ -57,7 +57,7 @@ class RunStream:
             raise RuntimeError("a RunStream is consumed once; call autogen_pse.run(...) again for another run")
         self._used = True
         self._iterator = self._events()
-        return self._iterator  # type: ignore[no-any-return]
+        return self._iterator
 
     async def __aenter__(self) -> RunStream:
         return self

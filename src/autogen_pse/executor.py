@@ -28,7 +28,10 @@ class RunExecutor(Protocol):
     """The protocol every executor implements. Events of every run go, in order, to the ``sinks``
     given to the factory (besides the run's trace)."""
 
-    concurrency: int
+    @property
+    def concurrency(self) -> int:
+        """How many runs may execute at once."""
+        ...
 
     async def submit(self, request: RunRequest) -> str:
         """Validate and queue a run; returns its id. Raises UserError for a bad request (nothing is
@@ -67,7 +70,7 @@ def open_executor(settings: Settings, *, sinks: list[EventSink] | None = None, c
     from .plugins import load
 
     factory = load("executors", settings.executor)
-    return factory(settings, sinks=sinks, concurrency=concurrency, log_failures=log_failures)  # type: ignore[no-any-return]
+    return factory(settings, sinks=sinks, concurrency=concurrency, log_failures=log_failures)
 
 
 class LocalExecutor:

@@ -38,7 +38,6 @@ OVERWEIGHT_COLUMNS = ("excess_weight_pct", "excess_value", "trim_units")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
-
 inputs = task_module(__file__, "inputs")
 
 

@@ -42,7 +42,6 @@ _MAX_LISTED = 8
 ENTRY_CHECKS = ("employers", "titles", "degrees", "entries")  # the ledger verifies figures, dates, tech
 
 
-
 def task_data(ctx: CheckContext) -> dict[str, Any]:
     """``ctx.data`` from ``prepare``; when absent, the inputs are read again (same code path)."""
     if ctx.data.get("cv") and ctx.data.get("vocab"):

@@ -358,7 +358,7 @@ class DocumentReportOut(_Out):
 
 
 # --- events, auth, health --------------------------------------------------------------------
-class RunEventOut(RootModel[TypedEvent]):  # type: ignore[valid-type]
+class RunEventOut(RootModel[TypedEvent]):
     """The ``data`` of every SSE frame of ``GET /api/runs/{run_id}/events`` (``id`` = ``seq``): one
     of the typed events of :mod:`autogen_pse.events`, discriminated on ``kind``."""
 
