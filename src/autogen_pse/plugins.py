@@ -20,7 +20,6 @@ import logging
 import tomllib
 from functools import cache
 from importlib.metadata import EntryPoint, distributions
-from pathlib import Path
 from typing import Any, Literal
 
 from .errors import UserError
@@ -35,7 +34,6 @@ GROUPS: dict[Group, str] = {
     "executors": "autogen_pse.executors",
 }
 _SELF = "autogen-pse"
-_CHECKOUT_PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
 @cache
@@ -93,8 +91,12 @@ def _normal(name: str) -> str:
 
 
 def _checkout_entry_points(group: str) -> list[EntryPoint]:
+    from .config import CHECKOUT_ROOT  # the one rule for "runs from a source checkout"
+
+    if CHECKOUT_ROOT is None:  # an installed package: its metadata only
+        return []
     try:
-        data = tomllib.loads(_CHECKOUT_PYPROJECT.read_text(encoding="utf-8"))
+        data = tomllib.loads((CHECKOUT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
         return []
     project = data.get("project", {})
