@@ -26,6 +26,7 @@ from tests.web.web_helpers import free_port
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "docs" / "examples"
 SCRIPTED = ROOT / "tests" / "fixtures" / "scripted"
 STATIC_INDEX = ROOT / "src" / "autogen_pse" / "web" / "static" / "index.html"
 
@@ -105,6 +106,36 @@ def test_list_show_run_and_trace_from_another_folder(installed: tuple[Path, dict
 
     custom = {**env, "PSE_HOME": str(work.parent / "custom-home")}
     assert json.loads(_run([pse, "trace", "--json"], cwd=work, env=custom).stdout)["count"] == 0
+
+
+def test_a_package_registers_a_provider_and_a_task_through_entry_points(
+        installed: tuple[Path, dict[str, str], Path], tmp_path: Path) -> None:
+    bin_dir, env, work = installed
+    package = tmp_path / "pse-wheel-plugin"
+    shutil.copytree(EXAMPLES / "hello-task", package / "pse_hello_tasks", ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "pse_hello_tasks" / "__init__.py").write_text('"""The hello task folder."""\n')
+    shutil.copy(EXAMPLES / "pse-replay-provider" / "pse_replay.py", package / "pse_replay.py")
+    (package / "pyproject.toml").write_text(
+        '[project]\nname = "pse-wheel-plugin"\nversion = "0.1.0"\n'
+        '[project.entry-points."autogen_pse.providers"]\nreplay = "pse_replay:PLUGIN"\n'
+        '[project.entry-points."autogen_pse.tasks"]\nhello = "pse_hello_tasks"\n'
+        '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n'
+        '[tool.setuptools]\npy-modules = ["pse_replay"]\npackages = ["pse_hello_tasks"]\n'
+        '[tool.setuptools.package-data]\npse_hello_tasks = ["**/*"]\n')
+    # built offline with the test venv's setuptools (a locked dependency), installed like any wheel
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+          "-w", str(tmp_path / "dist"), str(package)], cwd=tmp_path, env=env)
+    wheel = next((tmp_path / "dist").glob("pse_wheel_plugin-*.whl"))
+    _run([_uv(), "pip", "install", "--offline", "--quiet", "--no-deps", "--python", str(bin_dir / "python"),
+          str(wheel)], cwd=work, env=env)
+    pse = str(bin_dir / "pse")
+    listed = json.loads(_run([pse, "list", "--json"], cwd=work, env=env).stdout)
+    assert [t["name"] for t in listed["data"]][-1] == "hello"  # after the built-in tasks
+    run = _run([pse, "run", "hello", "--var", "name=Ada", "-m", f"REPLAY:{EXAMPLES / 'hello-task' / 'hello_pass.json'}",
+                "--json"], cwd=work, env=env, timeout=300)
+    result = json.loads(run.stdout)
+    assert (result["verdict"], result["verified"]) == ("PASS", True)
+    assert list(work.iterdir()) == [], "nothing may be written to the working folder"
 
 
 def test_serve_answers_health_and_the_dashboard(installed: tuple[Path, dict[str, str], Path]) -> None:
