@@ -150,7 +150,7 @@ class Settings(BaseSettings):
         default_factory=list, description="Extra event sinks, comma-separated names registered under "
         "autogen_pse.sinks, e.g. PSE_SINKS=jsonl (built-in: jsonl)")
     sink_jsonl_path: Path | None = Field(default=None, description="File the jsonl sink appends every event "
-                                         "to; default: <state_dir>/exports/events.jsonl")
+                                         "to (relative: under home); default: <state_dir>/exports/events.jsonl")
 
     # --- web ---------------------------------------------------------------------------------
     web_host: str = "127.0.0.1"
@@ -165,10 +165,13 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _under_home(self) -> Settings:
-        """Relative state folders (the defaults included) live under :attr:`home`, never the cwd."""
+        """Relative state paths (the defaults included) live under :attr:`home`, never the cwd."""
         self.home = self.home.expanduser()
-        for name in ("traces_dir", "state_dir"):
-            path = getattr(self, name).expanduser()
+        for name in ("traces_dir", "state_dir", "sink_jsonl_path"):
+            path = getattr(self, name)
+            if path is None:
+                continue
+            path = path.expanduser()
             if not path.is_absolute():
                 setattr(self, name, self.home / path)
         return self

@@ -32,10 +32,12 @@ def test_pse_home_holds_traces_state_and_env(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("PSE_HOME", str(home))
     monkeypatch.delenv("PSE_TRACES_DIR")
     monkeypatch.setenv("PSE_STATE_DIR", "elsewhere")  # relative: under home, not the working folder
+    monkeypatch.setenv("PSE_SINK_JSONL_PATH", "exports/events.jsonl")  # the jsonl sink's file, likewise
     monkeypatch.chdir(tmp_path)
     settings = load_settings()
     assert settings.traces_dir == home / "traces"
     assert settings.state_dir == home / "elsewhere"
+    assert settings.sink_jsonl_path == home / "exports" / "events.jsonl"
     assert settings.model == "scripted:from-home.json"
 
 
