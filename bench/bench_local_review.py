@@ -49,8 +49,11 @@ async def one_run(settings: Settings, max_cycles: int) -> dict[str, Any]:
     wall = time.perf_counter() - started
     checks_ok = bool(result.checks) and not any(not c["ok"] and c["severity"] == "error" for c in result.checks)
     failing = [c["name"] for c in result.checks if not c["ok"] and c["severity"] == "error"]
+    details = [f"{c['name']}: {str(c.get('detail', ''))[:300]}" for c in result.checks
+               if not c["ok"] and c["severity"] == "error"]
     return {"wall": wall, "calls": calls, "checks_ok": checks_ok, "pass": result.verdict == "PASS",
-            "ending": f"{result.verdict}/{result.reason}", "cycles": result.cycles, "failing": failing}
+            "ending": f"{result.verdict}/{result.reason}", "cycles": result.cycles, "failing": failing,
+            "details": details}
 
 
 def _stats(values: list[float]) -> str:
@@ -102,6 +105,8 @@ async def main() -> None:
                       f"cycle(s), ends {run['ending']}, checks {'pass' if run['checks_ok'] else 'fail: '}"
                       f"{'' if run['checks_ok'] else ', '.join(run['failing'])}, load {os.getloadavg()[0]:.2f}",
                       flush=True)
+                for line in run["details"]:
+                    print(f"    failing {line}", flush=True)
             table[f"{path} (max {cycles} cycles)"] = summarise(runs)
     names = list(table)
     rows = list(next(iter(table.values())).keys()) if table else []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,12 @@ from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
 STOP_GRACE = 1.0  # seconds a stop waits for the cancelled turn to wind down before abandoning it
+RECHECK_CHECKS, RECHECK_DETAIL = 3, 420  # failing checks (and characters of each) in the specialist's re-ask
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,11 @@ class CycleInputs:
     plan_schema: ArtifactSchema | None = None  # compact runs: the planner's list of steps
     compact: bool = False  # compact prompts, a shared system prefix and evidence-only evaluator view
     system_prefix: str = ""
+    # PII redaction for remote models (None: none). A structured run's artifact is written by the
+    # renderer from the task's data, not by the model, so it is redacted as soon as it is rendered:
+    # the checks, the ledger, the trace, the evaluator and the fix task then see what a prose run's
+    # model would have written (placeholders); the runner restores the final artifact file.
+    redact: Callable[[str], str] | None = None
 
 
 @dataclass
@@ -241,11 +253,28 @@ class CycleLoop:
         client: Any = ObservedClient(inp.provider.client_for(role), role, on_call=on_call, on_wait=on_wait)
         schema = inp.schema if role == "specialist" else inp.plan_schema if role == "planner" else None
         if schema is not None:
-            def fallback(note: str) -> None:
-                emit(EventKind.WARNING, {"message": note}, cycle=index)
-
-            client = StructuredClient(client, schema, inp.provider.output_strategy, on_fallback=fallback)
+            checked = role == "specialist"  # its object renders to the artifact: checked before the turn ends
+            client = StructuredClient(
+                client, schema, inp.provider.output_strategy,
+                on_fallback=lambda note: emit(EventKind.WARNING, {"message": note}, cycle=index),
+                review=self._review_object if checked else None,
+                on_recheck=lambda problems: emit(EventKind.WARNING, {
+                    "message": f"the artifact fails its checks; the specialist is asked once more ({problems[:300]})"},
+                    cycle=index))
         return client
+
+    async def _review_object(self, text: str) -> str | None:
+        """The failing error checks of the document rendered from a valid object ``text`` (for the
+        specialist's one re-ask), or ``None`` when every error check passes. Cached per artifact, so
+        the evaluator's evidence and the checks after it reuse the results."""
+        artifact, error = self._artifact_of(text)
+        if error is not None:
+            return None
+        _rendered, results = await self._run_checks(artifact)
+        bad = [r for r in results if not r.ok and r.severity == "error"]
+        if not bad:
+            return None
+        return " ".join(f"{r.name}: {_short(r.detail, RECHECK_DETAIL)}" for r in bad[:RECHECK_CHECKS])
 
     def _artifact_error(self, text: str) -> str | None:
         assert self.inp.schema is not None
@@ -262,7 +291,9 @@ class CycleLoop:
             return files_artifact(self.inp.workspace, task.entry.artifact_glob), None
         if self.inp.schema is not None:
             rendered, error = try_render(self.inp.schema, text)
-            return (self.artifact, error) if rendered is None else (rendered, None)
+            if rendered is None:
+                return self.artifact, error
+            return (self.inp.redact(rendered) if self.inp.redact is not None else rendered), None
         return (message_artifact(text) if text else self.artifact), None
 
     async def _run_checks(self, artifact: str) -> tuple[str, list[CheckResult]]:

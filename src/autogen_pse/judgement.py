@@ -87,7 +87,7 @@ class EvidenceContext(UnboundedChatCompletionContext):
         content = messages[last].content
         found = await self._evidence(content if isinstance(content, str) else str(content))
         if self._compact:
-            view = UserMessage(content=f"## The review to judge\n\n{found.artifact.strip()}\n\n{found.report}",
+            view = UserMessage(content=f"## The artifact to judge\n\n{found.artifact.strip()}\n\n{found.report}",
                                source="user")
             return [view, *messages[last + 1:]]
         report = (f"## The artifact as rendered\n\n{found.artifact.strip()}\n\n{found.report}" if found.show_artifact

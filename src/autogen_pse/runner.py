@@ -189,6 +189,7 @@ async def execute(
             context={} if compact else {r: ground.redact(ground.context.get(r, "")) for r in ROLES},
             schema=schema, plan_schema=PLAN_SCHEMA if compact else None, compact=compact,
             system_prefix=ground.redact(schema.brief) if compact and schema is not None else "",
+            redact=ground.redact if ground.redactor is not None else None,
         )
         bridge = asyncio.ensure_future(_when_set(stop, cancel))
         try:

@@ -54,6 +54,20 @@ def _org_names(name: str) -> list[str]:
     return sorted(n for n in names if len(n) > 2)
 
 
+def _role_cities(cv: dict[str, Any]) -> dict[str, list[str]]:
+    """The city of each role where it names that role alone ("… event processing in Hamburg"): not
+    one shared with another role, a school ("University of Leeds") or the CV's contact lines."""
+    city = {r["id"]: r.get("location", "").split(",")[0].strip() for r in cv["experience"]}
+    schools = [e.get("school", "") for e in cv["education"]]
+    elsewhere = " ".join([*schools, cv.get("headline", ""), cv.get("contact", "")])
+    out = {}
+    for rid, name in city.items():
+        shared = sum(name == other for other in city.values()) > 1 or name.lower() in elsewhere.lower()
+        if len(name) > 2 and not shared:
+            out[rid] = [name]
+    return out
+
+
 def _months(start: str, end: str) -> int:
     sy, sm = int(start[:4]), int(start[5:7] or 1) if len(start) > 4 else 1
     ey, em = int(end[:4]), int(end[5:7]) if len(end) > 4 else 12
@@ -73,8 +87,10 @@ def evidence(ctx: CheckContext) -> Evidence:
         imperatives=False,
         vocabulary=[(_HERE / "claims_vocabulary.txt").read_text(encoding="utf-8")],
     )
+    cities = _role_cities(cv)
     for role in cv["experience"]:
-        ev.entities.append(Entity(id=role["id"], kind="role", names=_org_names(role["employer"])))
+        names = _org_names(role["employer"]) + cities.get(role["id"], [])
+        ev.entities.append(Entity(id=role["id"], kind="role", names=names))
     for edu in cv["education"]:
         if edu.get("school"):
             ev.entities.append(Entity(id=edu["id"], kind="school", names=_org_names(edu["school"])))

@@ -16,6 +16,7 @@ from autogen_pse.models import open_provider
 from autogen_pse.models.base import ModelProvider
 from autogen_pse.runner import RunRequest, run_task
 from tests.hardening.helpers import ROOT, SCRIPTED, FakeOpenAI, completion
+from tests.structured_support import object_reply
 
 CV = (ROOT / "tasks" / "resume-tailor" / "data" / "cv.md").read_text()
 EMAIL = "elena.marsh@example.com"
@@ -30,7 +31,8 @@ def _answer(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         text = CV
         for p in found:
             text = text.replace(EMAIL if "EMAIL" in p else PHONE, p)
-        return 200, completion(text)
+        obj = object_reply(body)  # a structured run: the endpoint returns the tailored-CV object
+        return 200, completion(obj if obj is not None else text)
     if system.startswith("You are the planner"):
         return 200, completion("1. Lead with the payments work.")
     verdict = {"outcome": "PASS", "reason": "OK", "issues": [], "summary": "Faithful."}

@@ -26,6 +26,7 @@ from autogen_pse.runner import RunRequest, run_task
 from autogen_pse.web import create_app
 from tests.hardening.helpers import ROOT, SCRIPTED, FakeOpenAI, base_env, cli_proc, completion, run_dirs
 from tests.scripting import TESTS, cycle, save, script
+from tests.structured_support import object_reply
 from tests.web.web_helpers import ServerThread, collect, make_settings
 
 KEY_SECRET = secrets.token_hex(12)
@@ -161,8 +162,9 @@ async def test_no_secret_in_any_output(tmp_path: Path, monkeypatch: pytest.Monke
     assert find(outputs) == []
 
 
+@pytest.mark.parametrize("mode", ["auto", "prose"])  # auto: a structured run (the CV rendered from an object)
 async def test_openai_run_redacts_contact_details_and_restores_them_in_the_artifact(
-    settings: Settings, caplog: pytest.LogCaptureFixture
+    settings: Settings, caplog: pytest.LogCaptureFixture, mode: str
 ) -> None:
     caplog.set_level(logging.DEBUG)
     placeholders: list[str] = []
@@ -177,14 +179,16 @@ async def test_openai_run_redacts_contact_details_and_restores_them_in_the_artif
             placeholders.extend(found)
             email = next(p for p in found if "EMAIL" in p)
             phone = next(p for p in found if "PHONE" in p)
-            return 200, completion(CV.replace(EMAIL, email).replace(PHONE, phone))
+            obj = object_reply(body)  # a structured run: the endpoint returns the tailored-CV object
+            return 200, completion(obj if obj is not None else CV.replace(EMAIL, email).replace(PHONE, phone))
         verdict = {"outcome": "PASS", "reason": "OK", "issues": [], "summary": "Faithful to the CV."}
         return 200, completion("Checked claim by claim.\n```verdict\n" + json.dumps(verdict) + "\n```")
 
     with FakeOpenAI(answer) as fake:
         s = settings.model_copy(update={"openai_base_url": fake.url, "openai_api_key": SecretStr(API_KEY),
-                                        "max_cycles": 1})
+                                        "max_cycles": 1, "artifact_mode": mode})
         result = await run_task(RunRequest(task="resume-tailor", model="openai:gpt-4o-mini"), s)
+    assert result.artifact_mode == ("prose" if mode == "prose" else "structured")
     assert result.status == "finished", result.error
     assert len(fake.requests) == 3 and placeholders == ["[[EMAIL_1]]", "[[PHONE_1]]"]
     sent = [(f"request {n}", r["raw"]) for n, r in enumerate(fake.requests)]

@@ -106,7 +106,7 @@ async def test_evaluator_sees_the_check_report_before_its_verdict(settings: Sett
     task, prep, schema = portfolio(settings)
     wrong = valid_object(prep)
     wrong["summary"] = "Only Tesla and Nvidia are worth holding here."  # names outside the portfolio
-    doc = {"planner": ["1. Fill the object."] * 2, "specialist": [as_json(wrong)] * 2,
+    doc = {"planner": ["1. Fill the object."] * 2, "specialist": [as_json(wrong)] * 4,  # each turn re-asked once
            "evaluator": [review("PASS")] * 2}
     provider = _RecordingProvider(save(doc, tmp_path / "script.json"))
     events: list[RunEvent] = []
@@ -131,3 +131,45 @@ async def test_evaluator_sees_the_check_report_before_its_verdict(settings: Sett
         assert outcome.verdict is not None and outcome.last_checks is not None
         if not all(c.ok or c.severity != "error" for c in outcome.last_checks):
             assert outcome.verdict.outcome.value != "PASS"
+
+
+async def test_object_failing_its_checks_is_asked_for_once_more_with_the_findings(settings: Settings,
+                                                                                  tmp_path: Path) -> None:
+    """Evidence before output: a valid object whose rendered review contradicts the data is asked for
+    once more in the same turn, with the failing checks; the corrected object is the artifact."""
+    task, prep, schema = portfolio(settings)
+    wrong = valid_object(prep)
+    wrong["findings"] = {s: "Overweight against the position cap." for s in wrong["findings"]}
+    doc = {"planner": ["1. Fill the object."], "specialist": [as_json(wrong), as_json(valid_object(prep))],
+           "evaluator": [review("PASS")]}
+    provider = _RecordingProvider(save(doc, tmp_path / "script.json"))
+    events: list[RunEvent] = []
+    checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=tmp_path, vars={})
+    outcome = await run_cycles(CycleInputs(
+        task=task, task_text=prep.prepared.task_text, provider=provider,
+        emitter=EventEmitter("run", [events.append]), checker=checker, workspace=tmp_path,
+        limits=Limits(max_cycles=1), usage=UsageTotals(model_name=provider.name,
+                                                       prices=PriceTable.from_settings(settings)),
+        schema=schema))
+    assert outcome.verdict is not None and outcome.verdict.outcome.value == "PASS"
+    assert outcome.last_checks is not None and all(c.ok or c.severity != "error" for c in outcome.last_checks)
+    assert [e.payload["role"] for e in events if e.kind == "model_call"] == [
+        "planner", "specialist", "specialist", "evaluator"]
+    [warning] = [e.payload["message"] for e in events if e.kind == "warning" and "checks" in e.payload["message"]]
+    assert "claims:" in warning
+    reask = str(provider.seen["specialist"][-1][-2].content)  # before the closing ask for the object
+    assert "fails these checks" in reask and "MSFT.overweight = no" in reask
+    assert "Overweight against the position cap" not in outcome.raw_artifact
+    assert "## Findings" in outcome.raw_artifact
+
+
+async def test_a_recheck_never_trades_a_valid_object_for_an_invalid_one(settings: Settings, tmp_path: Path) -> None:
+    _task, prep, _schema = portfolio(settings)
+    wrong = valid_object(prep)
+    wrong["findings"] = {s: "Overweight against the position cap." for s in wrong["findings"]}
+    doc = {"planner": ["1. Fill the object."], "specialist": [as_json(wrong), '{"summary": "cut'],
+           "evaluator": [review("PASS")]}
+    result = await _run(settings, tmp_path, doc, cycles=1)
+    [cycle] = _trace(result)["cycles"]
+    assert cycle["verdict_origin"] == "checks" and cycle["verdict"]["outcome"] == "PARTIAL"  # not FORMAT_ISSUE
+    assert "Overweight against the position cap" in (Path(result.trace_dir) / "artifact.raw.md").read_text()

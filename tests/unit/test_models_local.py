@@ -269,22 +269,22 @@ async def test_json_output_and_context_overflow(provider) -> None:  # type: igno
 
 @pytest.mark.local_model
 @needs_model
-async def test_schema_grammar_output_always_parses(provider, settings) -> None:  # type: ignore[no-untyped-def]
-    """The grammar compiled from portfolio-review's JSON schema: every reply is a valid object on the
-    first attempt (no re-ask needed), within the schema's completion cap."""
+@pytest.mark.parametrize(("task", "seeds"), [("portfolio-review", (1, 2)), ("resume-tailor", (3,))])
+async def test_schema_grammar_output_always_parses(provider, settings, task, seeds) -> None:  # type: ignore[no-untyped-def]
+    """The grammar compiled from a task's JSON schema (portfolio-review's, resume-tailor's): every
+    reply is a valid object on the first attempt (no re-ask needed), within the schema's cap."""
     from autogen_pse.artifacts import parse_object
     from autogen_pse.artifacts.constrained import StructuredClient
-    from tests.structured_support import portfolio
+    from tests.structured_support import portfolio, resume
 
-    _task, prep, schema = portfolio(settings)
+    _task, _prep, schema = (portfolio if task == "portfolio-review" else resume)(settings)
     client = StructuredClient(provider.client_for("specialist"), schema, provider.output_strategy)
-    messages = [SystemMessage(content=prep.prepared.data["holder"] + "'s portfolio review. " + schema.brief),
-                UserMessage(content="Fill in the review object.", source="user")]
-    for seed in (1, 2):
+    messages = [SystemMessage(content=schema.brief), UserMessage(content="Fill in the object.", source="user")]
+    for seed in seeds:
         result = await client.create(messages, extra_create_args={"seed": seed, "temperature": 0.8})
         assert parse_object(schema, str(result.content))
         assert result.usage.completion_tokens <= schema.max_tokens
-    assert client.attempts == [None, None]
+    assert client.attempts == [None] * len(seeds)
 
 
 class _WordLlama:

@@ -15,13 +15,19 @@ schema. How the object is asked for depends on the provider's ``output_strategy`
 Every reply is validated against the schema; an invalid or truncated one is asked for once more
 with the validation errors. The second reply is returned as is: the cycle loop reads an invalid
 object as a malformed artifact (PARTIAL / FORMAT_ISSUE), never as an artifact.
+
+With a ``review`` (the cycle loop's programmatic checks of the document rendered from the object),
+a *valid* object whose document fails an error check is asked for once more too, with the failing
+checks' findings — evidence before output: a small model's contradicted claim is corrected in the
+same turn instead of costing a whole fix cycle. The second reply is kept when it is a valid object,
+else the first. Either way at most two calls per turn.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from autogen_core import CancellationToken
@@ -46,6 +52,9 @@ ASK = "Your reply is one JSON object and nothing else; the document is rendered 
 SCHEMA_TEXT = "\nThe object must match this JSON schema:\n{schema}"
 REASK = ("Your last reply was not a valid object ({error}). Reply again with the whole object, valid against "
          "the schema, and nothing else.")
+RECHECK = ("The object is valid, but the document rendered from it fails these checks against the data: "
+           "{problems} Reply again with the whole object and nothing else; rewrite or simplify the text that "
+           "makes a wrong claim, and keep what was right.")
 MAX_BAD_ECHO = 4_000  # characters of an invalid reply sent back with the re-ask
 
 
@@ -70,7 +79,9 @@ class StructuredClient(DelegatingClient):
     """
 
     def __init__(self, inner: ChatCompletionClient, schema: ArtifactSchema, strategy: str, *,
-                 on_fallback: Callable[[str], None] | None = None) -> None:
+                 on_fallback: Callable[[str], object] | None = None,
+                 review: Callable[[str], Awaitable[str | None]] | None = None,
+                 on_recheck: Callable[[str], object] | None = None) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown output strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         super().__init__(inner)
@@ -78,6 +89,8 @@ class StructuredClient(DelegatingClient):
         self.strategy = strategy
         self.attempts: list[str | None] = []  # per call: None valid, else the validation error
         self._on_fallback = on_fallback
+        self._review = review
+        self._on_recheck = on_recheck
 
     async def create(
         self,
@@ -97,15 +110,25 @@ class StructuredClient(DelegatingClient):
         error = self._error(text)
         self.attempts.append(error)
         if error is None:
-            return first
-        logger.info("artifact object invalid (%s); asking once more", error)
+            problems = await self._review(text) if self._review is not None else None
+            if problems is None:
+                return first
+            logger.info("artifact fails its checks (%s); asking once more", problems)
+            if self._on_recheck is not None:
+                self._on_recheck(problems)
+            ask = RECHECK.format(problems=problems)
+        else:
+            logger.info("artifact object invalid (%s); asking once more", error)
+            ask = REASK.format(error=error)
         history += [AssistantMessage(content=text[:MAX_BAD_ECHO], source="specialist"),
-                    UserMessage(content=REASK.format(error=error), source="user")]
+                    UserMessage(content=ask, source="user")]
         second = await self._ask(history, extra_create_args, cancellation_token)
-        self.attempts.append(self._error(str(second.content)))
+        again = self._error(str(second.content))
+        self.attempts.append(again)
         usage = RequestUsage(prompt_tokens=first.usage.prompt_tokens + second.usage.prompt_tokens,
                              completion_tokens=first.usage.completion_tokens + second.usage.completion_tokens)
-        return second.model_copy(update={"usage": usage})
+        kept = first if error is None and again is not None else second  # never trade a valid object for an invalid one
+        return kept.model_copy(update={"usage": usage})
 
     def _error(self, text: str) -> str | None:
         try:

@@ -26,6 +26,10 @@ from .quantities import Quantity
 
 # a metric phrase fronted before a comma ("At its lowest, the position was down 63 %") or a comma before the
 # preposition that brings the figure ("a drawdown since purchase, from about 36 per cent")
+_BENCHMARK = re.compile(
+    r"\b(?:exceed\w*|above|over|below|under|beyond|past|breach\w*|against)\s+(?:the|its|their|our|your|a)\s*$",
+    re.IGNORECASE,
+)
 _FRONTED = re.compile(r"\s*,(?!.*,)|[^,]*,\s*(?:from|of|at|by|to|around|about)\b[^,]*$")
 
 class Binding:
@@ -233,6 +237,7 @@ class Binding:
                     or owned
                     or _CLAUSE.search(gap)
                     or _VERSUS.search(gap)  # "at the 1 March close, compared with the $75,891 it cost"
+                    or _BENCHMARK.search(gap)  # "its weight exceeds the 30% cap": the figure is what it is held to
                     or ("," in gap and len(gap) > 25 and not _FRONTED.match(gap))
                 ):
                     continue
@@ -269,12 +274,16 @@ class Binding:
             return 0
         others = [o for o in (qs or []) if o is not q]
         best, best_d = 0, 10**9
+        # "increasing monthly cloud expenditure by 35 %": a verb, its object, then "by" and the figure
+        reach = 60 if re.search(r"\bby\s+(?:about|around|roughly|some|nearly|almost|~)?\s*$", text[: q.start]) else 35
         for rx, sign in ((UP_RE, 1), (DOWN_RE, -1)):
             if rx is None:
                 continue
-            for m in rx.finditer(text, max(0, q.start - 35), min(len(text), q.end + 14)):
+            for m in rx.finditer(text, max(0, q.start - reach), min(len(text), q.end + 14)):
                 if "/" in text[max(0, m.start() - 1):m.end() + 1] or re.match(r"\s+and\s+loss", text[m.end():]):
                     continue  # "profit/loss", "gain/loss", "profit and loss" name the metric, not a direction
+                if m.group(0).lower() == "up" and re.match(r"\s+to\b", text[m.end() :]):
+                    continue  # "up to a day old": at most, not a rise
                 if m.end() <= q.start:
                     gap = text[m.end() : q.start]
                     if (

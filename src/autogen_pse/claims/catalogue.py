@@ -53,6 +53,7 @@ PDF UTC ISO GMT PST EST USD EUR GBP JPY CHF CAD AUD CNY HKD US USA UK EU UN EM D
 HMRC FCA FINRA NYSE DJIA REIT REITs ETF ETFs ESG SMA EMA RSI MACD ATR VAR VaR CVAR BPS HHI PNL PL CAGR YTD MTD
 QTD YOY YoY QoQ MoM TTM LTM NTM ATH ATL DCA LIFO FIFO IRA ISA SIPP TFSA ETA OTC ADR MSCI FTSE DAX IBD WSJ FT
 CNBC ASAP S&P NOTE WARN INFO TBD TBC NA NB OK PASS FAIL BUY SELL TRIM HOLD REVIEW MAX MIN AVG ALL NONE
+YAML YML XML DOCX TXT NFA DYOR
 """.split()
 )
 
@@ -129,6 +130,11 @@ _HONORIFIC = re.compile(
 )
 
 
+_NUMBER_NAMES = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half "
+    "dozen".split()
+)
 _LABEL = re.compile(r"(?:\s+(?:in|for|by|at|to|on|of))?\s*:")  # "Based in:", "Submitted for:": a label
 _LABEL_START = re.compile(r"(?:^|[|·•;\n]|\*\*)\W*(?:[\w'’&.-]+\s+){0,3}$")  # … when it opens its line or field
 
@@ -179,6 +185,7 @@ def unknown_names(
             for w in words
             if w not in _STOP_CAPS
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
+            and w.lower() not in _NUMBER_NAMES  # "Nine years of …"
             and w.upper() not in GENERIC_ABBREVIATIONS
             and w.lower() not in known
             and stem(w) not in stems

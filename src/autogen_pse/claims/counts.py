@@ -15,6 +15,10 @@ def _count_value(word: str) -> int | None:
     return int(found[0].value) if found and found[0].unit == "count" else None
 
 
+_LABELLED = re.compile(
+    r"\b(?:number|no\.|#|count)\s+of\s+(?P<what>[^:|=*\n]{3,80}?)\s*(?:\*\*|__)?\s*[:|=]\s*(?:\*\*|__)?\s*(?P<n>\d{1,2})\b",
+    re.IGNORECASE,
+)
 _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
 
 
@@ -26,6 +30,15 @@ class Counts:
         if self.count_nouns is None:
             return []
         out = []
+        labelled = _LABELLED.search(text)  # "**Number of holdings triggering rules:** 2": "2 holdings triggering …"
+        if labelled:
+            i = next((i for i, q in enumerate(qs) if q.start == labelled.start("n")), None)
+            if i is not None and i not in used:
+                phrase = f"{labelled.group('n')} {labelled.group('what')}"
+                found = self._counts(phrase, find_quantities(phrase), set())
+                if found:
+                    used.add(i)
+                    out += found
         everything = next((c for c in self.ev.counts if not c.words), None)
         for i, q in enumerate(qs):
             if i in used or q.unit != "count" or q.value != int(q.value) or q.value > 50:

@@ -144,6 +144,9 @@ class Figures:
         if together:  # "the two losers … together carry $11,918.40": a total the evidence states
             pools += [self._pool(None, m, compatible, direction) for m in metrics]
         pools.append(self._priced(text, q, entity, qs))
+        if q.unit == "count" and not bare and direction:  # "we're up fifty-one thousand two sixty-six": a sum
+            for e in [entity, *others]:
+                pools.append([f for f in self._facts(e) if self._signed(f) and f.unit in compatible])
         if _NORM.search(text) and not mentions:  # "No position may exceed 30 per cent": the rules speak
             rules = [m for m in self.ev.metrics if m.scope == "global"]
             pools.append([f for m in rules for f in self._pool(None, m, compatible, 0)])

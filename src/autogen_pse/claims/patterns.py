@@ -96,9 +96,6 @@ _PRONOUN = re.compile(
     re.IGNORECASE,
 )
 _VERSUS = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|relative to)(?!\w)", re.IGNORECASE)
-_COMPARED = re.compile(
-    r"\b(?:than|versus|vs\.?|compared (?:with|to)|unlike|like|behind|after)\s+(?:the\s+)?$", re.IGNORECASE
-)
 _LIST_SEP = re.compile(r"[\s,]*(?:and|&|or|,|/)?[\s,]*", re.IGNORECASE)
 _RUN_SEP = re.compile(r"[\s,]*(?:and|&|/|vs\.?|versus|or|–|-|to)?[\s,]*", re.IGNORECASE)
 _TOGETHER = re.compile(
@@ -122,6 +119,8 @@ _PAREN = re.compile(r"\([^()]*\)|\s[—–]\s[^—–]{1,60}\s[—–]\s")
 _HYPOTHETICAL = re.compile(
     r"\b(?:if it were|were it|would have|would be at|should (?:the|it|its)\b[^.;]{0,30}\b(?:reach|fall|drop|rise)|"
     r"were to|if (?:the|it|its) (?:loss|gain|weight|price)\b[^.;]{0,20}\b(?:reach|fall|drop|rise|hit)|"
+    r"\bif\s+(?:the\s+|its\s+)?(?:pnl|p&l|p/l|loss|price|weight|return|drawdown|it)\s+(?:ever\s+)?(?:hits?|reach\w*|"
+    r"falls?|drops?|rises?|breach\w*|cross\w*|goes)\b|"
     r"evenly|equal-weight|equally weighted|"
     r"hypothetical|suppose|imagine|for example|e\.g\.)",
     re.IGNORECASE,
@@ -129,7 +128,8 @@ _HYPOTHETICAL = re.compile(
 _POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
 _SUPERLATIVE = re.compile(
     r"(?<!\bat\s)\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b|once\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
-    r"greatest|best|top-rated|top-performing|highest-traffic|highest-volume|first|only|sole|No\.?\s*1|number one)"
+    r"greatest|best|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|only|sole|No\.?\s*1|"
+    r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently)\b)[A-Za-z-]+",
     re.IGNORECASE,
@@ -161,7 +161,8 @@ _AFTER_GAP = re.compile(
 )
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison
-    r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*)"
+    r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*|"
+    r"beat|beats|beating|trails?|trailing|lags?|lagging|exceeds?|exceeding|overtak\w*)"
     r"\s+(?:the\s+)?$",
     re.IGNORECASE,
 )

@@ -12,7 +12,12 @@ _MULTIPLE_VERBS = {
     "doubled": 2, "tripled": 3, "trebled": 3, "quadrupled": 4, "quintupled": 5,
     "doubling": 2, "tripling": 3, "trebling": 3, "quadrupling": 4,
 }  # fmt: skip
-_MULTIPLE_VERB_RE = re.compile(r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b", re.IGNORECASE)
+_MULTIPLE_VERBS.update({"double": 2, "triple": 3, "treble": 3, "quadruple": 4})
+_MULTIPLE_VERB_RE = re.compile(  # "double what it cost", not "double-check" or "double down"
+    r"\b(" + "|".join(_MULTIPLE_VERBS) + r")\b(?<!double)(?<!triple)(?<!treble)(?<!quadruple)"
+    r"|\b(double|triple|treble|quadruple)\b(?=\s+(?:what|its|their|the|his|her|our|your)\b)",
+    re.IGNORECASE,
+)
 _TIME_PHRASES = {
     "half an hour": 30.0, "quarter of an hour": 15.0, "a quarter of an hour": 15.0, "three-quarters of an hour": 45.0,
     "three quarters of an hour": 45.0, "an hour and a half": 90.0, "a full day": 1440.0, "a whole day": 1440.0,
@@ -33,7 +38,7 @@ def phrase_quantities(text: str, taken: list[tuple[int, int]], add: Callable[[Qu
         if _overlaps(taken, m.start(), m.end()):
             continue
         hedge, _h = _hedge_before(text, m.start())
-        value = _MULTIPLE_VERBS[m.group(1).lower()]
+        value = _MULTIPLE_VERBS[(m.group(1) or m.group(2)).lower()]
         add(Quantity(value, "multiple", m.group(0), m.start(), m.end(), value * MULTIPLE_REL, hedge, kind="multiple"))
 
     for m in re.finditer(r"\bhalv(?:ed|ing)\b", text, re.IGNORECASE):  # "halved p95 latency": down 50 %

@@ -427,7 +427,7 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
         if (
             a.unit == "count"
             and a.kind in ("digits", "words")
-            and b.unit in ("pct", "money", "minutes", "hours")
+            and b.unit in ("pct", "money", "minutes", "hours", "years", "months", "days")
             and re.fullmatch(r"\s*(?:and|to|or|-|–|/|→|->)\s*", text[a.end : b.start])
         ):
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
@@ -480,4 +480,4 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
         return True
     if q.unit in ("count", "units") and v == round(v):
         return False  # a whole count is not truncated: "2" is not true of 3
-    return q.kind == "digits" and v - 2 * q.tol - 1e-9 <= x <= v
+    return q.kind in ("digits", "words") and v - 2 * q.tol - 1e-9 <= x <= v  # "… two sixty-six" of 51,266.60

@@ -11,6 +11,7 @@ from .lexicon import NEAR_WORDS, NEGATIONS, ORDINALS
 from .model import Finding, Status
 from .patterns import (
     _CLAUSE,
+    _LIST_SEP,
     _OBJECT_GAP,
     _OBJECT_WORDS,
     _PERF_DOWN,
@@ -54,7 +55,7 @@ class Relations:
                 re.IGNORECASE,
             )
             of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
-            if re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$", before) or (
+            if re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$|\bnot\s+(?:the\s+)?$", before) or (
                 figure_follows and not of_holdings
             ):
                 continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
@@ -271,7 +272,16 @@ class Relations:
         out = []
         for rx, sign in ((_PERF_UP, 1), (_PERF_DOWN, -1)):
             for m in rx.finditer(text):
-                clause_ents = [x.entity for x in mentions if not self._boundaries(text, x.start, m.start())]
+                clause = [x for x in mentions if not self._boundaries(text, x.start, m.start())]
+                before = [x for x in clause if x.end <= m.start()]
+                if before:  # "Apple is huge, and MSFT/GOOG are both underwater": the list nearest the word
+                    run = [before[-1]]
+                    for x in reversed(before[:-1]):
+                        if not _LIST_SEP.fullmatch(text[x.end : run[0].start]):
+                            break
+                        run.insert(0, x)
+                    clause = run
+                clause_ents = [x.entity for x in clause]
                 plural = re.search(r"\b(?:positions|holdings|stocks|names|shares|companies)\b", text, re.IGNORECASE)
                 guessed = [self._entity_for(text, m.start(), mentions, scope)] if not mentions and not plural else []
                 ents = clause_ents or guessed  # "Positions showing a loss": some of them, none named

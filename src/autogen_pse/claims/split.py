@@ -156,7 +156,44 @@ def _bounded(units: list[Unit]) -> list[Unit]:
 
 def split_units(text: str) -> list[Unit]:
     """The claim units of ``text`` in order (see the module docstring)."""
-    return _bounded(_split_units(text))
+    return _bounded(_letterhead(text, _split_units(text)))
+
+
+_TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "")
+_YAML_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z$][\w .&/()$%'-]{0,40}?)\s*:(?:\s+(.*))?$")
+
+
+def _yaml_lines(lines: list[str]) -> list[bool]:
+    """Lines of a YAML-like block (keys with nested values): at least three "key: value" or "- item"
+    lines in a row, one of them a key with nothing after it (a block opening: "AMZN:", "work:")."""
+    out = [False] * len(lines)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and lines[j].strip() and (
+            _YAML_KEY.match(lines[j]) or (lines[j].lstrip().startswith("- ") and lines[j].startswith(" "))
+        ):
+            j += 1
+        run = range(i, j)
+        opens = [k for k in run if (m := _YAML_KEY.match(lines[k])) and not (m.group(2) or "").strip()]
+        if j - i >= 3 and opens and not any(lines[k].lstrip().startswith(("#", "|")) for k in run):
+            for k in run:
+                out[k] = True
+        i = max(j, i + 1)
+    return out
+
+
+def _letterhead(text: str, units: list[Unit]) -> list[Unit]:
+    """A letter's head (firm, address, reference, date before "Dear …") states nothing about the
+    subject: its sentences become headings."""
+    lines = text.splitlines()
+    greeting = next((i + 1 for i, line in enumerate(lines[:25]) if _GREETING.match(line.strip("*_ "))), None)
+    if greeting is None:
+        return units
+    for u in units:
+        if u.line < greeting and u.kind == "sentence":
+            u.kind = "heading"
+    return units
 
 
 def _split_units(text: str) -> list[Unit]:
@@ -178,6 +215,8 @@ def _split_units(text: str) -> list[Unit]:
     para_lines: list[int] = []
 
     lead_line = ""  # the paragraph right before a list ("**Title**, Employer (dates)") is its entry head
+    yaml = _yaml_lines(lines)
+    keys: list[tuple[int, str]] = []  # (indent, key or list item) stack of a YAML-like block
 
     def flush_paragraph() -> None:
         nonlocal para_lines, paragraph, lead_line
@@ -232,8 +271,8 @@ def _split_units(text: str) -> list[Unit]:
             flush_paragraph()
             mark = fence.group(1)
             info = line.strip()[len(mark) :].strip().lower()
-            if not in_fence:
-                in_fence = "" if info in ("markdown", "md") else mark[:3]
+            if not in_fence:  # a fence of text or data (YAML, JSON) is content; code is not
+                in_fence = "" if info in _TEXT_FENCES else mark[:3]
             elif line.strip().startswith(in_fence):
                 in_fence = ""
             continue
@@ -243,6 +282,24 @@ def _split_units(text: str) -> list[Unit]:
             flush_paragraph()
             in_comment = "-->" not in stripped
             continue
+        if yaml[i]:  # "  volatility: 39.6%" under "AMZN:": a line of its own, its parent keys its context
+            flush_paragraph()
+            indent = len(line) - len(line.lstrip(" -"))
+            keys = [(ind, k) for ind, k in keys if ind < indent]
+            item = _YAML_KEY.match(line)
+            value = (item.group(2) or "").strip() if item else stripped.lstrip("- ")
+            if item and not value:
+                keys.append((indent, item.group(1)))  # "AMZN:", "work:": opens a block
+                continue
+            if stripped.startswith("- ") and item:  # "- name: Brightline Payments Ltd": names its list item
+                keys.append((indent, value))
+            paragraph += 1
+            start = base + len(line) - len(line.lstrip(" -"))
+            body = line[start - base :].rstrip()
+            units.append(Unit(body.replace("_", " ") if item else body, start, start + len(body), i + 1, "sentence",
+                              section, [t for _l, t in headings] + [k for _i, k in keys], paragraph=paragraph))
+            continue
+        keys = keys if yaml[i] or not stripped else []
         if not stripped:
             flush_paragraph()
             prev_blank = True

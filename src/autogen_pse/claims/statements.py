@@ -17,6 +17,17 @@ from .patterns import (
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 
 
+_SMALL_WORDS = frozenset("a an and as at by for from in of on or the to with vs per".split())
+
+
+def title_case(text: str) -> bool:
+    """A short line in Title Case with no sentence in it (a letterhead, a document title)."""
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’&.-]*", text) if w.lower() not in _SMALL_WORDS]
+    if not 2 <= len(words) <= 14 or re.search(r"[.!?](?:\s+[A-Z]|\s*$)", text.strip("*_ ")) or text.count(",") > 1:
+        return False  # a sentence, or a list of names ("Terraform, Docker, Zorblax Mesh") whose names count
+    return sum(w[0].isupper() for w in words) >= 0.75 * len(words)
+
+
 class Statements:
     """Unknown names, unsupported statements and superlatives (a part of the Verifier)."""
 
@@ -27,7 +38,10 @@ class Statements:
             if gloss:
                 taken.append((gloss.start(), gloss.end()))
         out = []
+        titled = title_case(text)  # "Kingsbury Wealth Partners LLP", "Quarterly Portfolio Letter": a title
         for name in unknown_names(text, self.catalogue, self.known, taken, self.vocab):
+            if titled and name.entity != "?ticker":
+                continue
             near = text[max(0, name.start - 40) : name.end + 40]
             subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity == "?ticker"
             if not subject and advice:
@@ -64,10 +78,12 @@ class Statements:
         ]
         if not unexplained and not strong:
             return []
+        titled = title_case(text)
         proper = [
             w
             for w, s in unexplained
             if w[:1].isupper()
+            and not titled
             and len(w) > 2
             and w.upper() not in _ABBREVIATIONS
             and w not in _STOP_CAPS

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from .binding import Binding
-from .catalogue import Catalogue
+from .catalogue import Catalogue, is_label
 from .counts import Counts
 from .dates import find_dates, name_spans
 from .derived import Derived
@@ -56,7 +56,9 @@ from .transitions import reversed_change, terms
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
 _ABSENT = re.compile(
     r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
-    r"exposure)|lacks?|gaps?|missing|absent|whether)\b",
+    r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
+    r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|n't\s+feature|"
+    r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to)\b",
     re.IGNORECASE,
 )
 
@@ -239,7 +241,9 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
             lo = max((x.end() for x in re.finditer(r"[;.]\s", text[: m.start])), default=0)
             hi = min((m.end + x.start() for x in re.finditer(r";|\.\s", text[m.end :])), default=len(text))
             link = re.match(rf"\s*[:|]?\s*(?:https?://)?(?:www\.)?{re.escape(m.text.lower())}\.", text[m.end :].lower())
-            if entity is not None and not entity.in_sources and not _ABSENT.search(text, lo, hi) and not link:
+            label = is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
+            if entity is not None and not entity.in_sources and not _ABSENT.search(text, lo, hi) and not link \
+                    and not label:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
                     Finding(
                         kind="entity",

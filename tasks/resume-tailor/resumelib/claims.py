@@ -39,6 +39,7 @@ from .structure import (
     split_sections,
     strip_bullet,
 )
+from .structured import as_markdown
 from .text import (
     PRESENT,
     DateMention,
@@ -445,7 +446,8 @@ def _known_name(model: CvModel, name: str) -> bool:
 
 _TARGET_ROLE = re.compile(
     r"\b(?:prepared|submitted|applying|application|shortlisted|candidate)\s+for\b[^:]{0,20}:?|\b(?:target\s+)?role\s*:"
-    r"|\bposition\s*:|\bapplying\s+to\b",
+    r"|\bposition\s*:|\bapplying\s+to\b|\b(?:subject|re|objective)\s*:|\bapply\s+for\b"
+    r"|\bfor\s+the\s+[^.]{0,60}\b(?:role|position|post|vacancy|opening)\b",
     re.IGNORECASE,
 )
 
@@ -461,6 +463,9 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
             continue
         if _TARGET_ROLE.search(text):
             continue  # "Prepared for: Tidewater Financial, Staff Backend Engineer": the job sought, not held
+        if len(text.split()) > 12:
+            continue  # a sentence of a cover note: the ledger reads it, a title line is short
+        text = re.sub(r"\s*\([^)]*\)", "", text)  # "Senior Backend Engineer (Payments · Platform)"
         for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+", whole)):
             part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"
             if model.item_supported("certifications", part):
@@ -472,7 +477,19 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
 
 
 def analyse(artifact: str, model: CvModel) -> Analysis:
-    """Every claim of ``artifact`` with its grounding, and the artifact's sections and entries."""
+    """Every claim of ``artifact`` with its grounding, and the artifact's sections and entries. A CV
+    written as JSON Resume data is read as the Markdown CV it stands for, its lines mapped back."""
+    structured = as_markdown(artifact)
+    if structured is not None:
+        markdown, where = structured
+        analysis = _analyse(markdown, model)
+        for c in analysis.claims:
+            c.line = where.get(c.line, c.line)
+        return analysis
+    return _analyse(artifact, model)
+
+
+def _analyse(artifact: str, model: CvModel) -> Analysis:
     # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
     # entry heads and bullets; "MSc … @ University of Leeds" as "at"
     lines = [re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", line)) for line in mend(artifact).splitlines()]

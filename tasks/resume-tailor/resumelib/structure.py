@@ -175,7 +175,8 @@ class Block:
 
 
 _SUBLABEL = re.compile(
-    r"^\W*(?:key\s+)?(?:responsibilities|achievements|accomplishments|highlights|impact|duties|"
+    r"^\W*(?:(?:key|selected|notable|major|main|other|recent)\s+)?(?:responsibilities|achievements|accomplishments|"
+    r"highlights|impact|duties|"
     r"technical\s+environment|tech(?:nology)?\s+stack|stack|tools|environment|technologies)\b\W*(?::|$)",
     re.IGNORECASE,
 )
@@ -215,11 +216,21 @@ def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
     return False
 
 
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
 def split_blocks(lines: list[str], section: Section) -> list[Block]:
     """Entries of a section. A head candidate (sub-heading, bold lead, a line followed by a date
     line) starts an entry; consecutive head lines and an immediately following date line belong
-    to the same head. A section without head candidates gives one entry per bullet (or per line)."""
-    idx = [i for i in range(section.start, section.end) if lines[i].strip()]
+    to the same head. A section without head candidates gives one entry per bullet (or per line).
+    A table's header row and rule are no entries."""
+    idx = [
+        i
+        for i in range(section.start, section.end)
+        if lines[i].strip()
+        and not _TABLE_RULE.match(lines[i])
+        and not (i + 1 < len(lines) and "|" in lines[i] and _TABLE_RULE.match(lines[i + 1]))
+    ]
     blocks: list[Block] = []
     for i in idx:
         if _head_candidate(lines, i, section):
