@@ -228,8 +228,9 @@ def _flags_and_counts(ev: Evidence, data: dict[str, Any], lex: dict[str, Any]) -
     triggers: dict[str, list[str]] = data["triggers"]
     symbols: list[str] = data["symbols"]
     for name, words in lex["flags"].items():
-        for s in symbols:
-            ev.flags.append(Flag(id=f"{s}.{name}", entity=s, words=words, value=name in triggers.get(s, [])))
+        for s in symbols:  # "any_trigger": "No rule applies", "no trigger" of a holding with one is false
+            value = bool(triggers.get(s)) if name == "any_trigger" else name in triggers.get(s, [])
+            ev.flags.append(Flag(id=f"{s}.{name}", entity=s, words=words, value=value))
     pnl = {f.entity: f.value for f in ev.facts if f.metric == "pnl_pct" and f.entity}
     sets = {
         "losing": [s for s in symbols if pnl.get(s, 0) < 0],

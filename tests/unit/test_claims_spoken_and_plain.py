@@ -249,3 +249,100 @@ def test_academic_cv_entry_swap_is_contradicted(resume: Checker) -> None:
     assert swapped.index(harbourside) < swapped.index("Harbourside Logistics GmbH")
     report = check(resume, swapped)
     assert report.contradicted >= 1, failing(report)
+
+
+@pytest.mark.parametrize(("line", "status"), [
+    ("- **IBM**: No rule applies.", "supported"),
+    ("- **MSFT**: No rule applies.", "contradicted"),  # stop-loss and long-held loss: a small model's copied note
+    ("- **AMZN**: trigger-free.", "supported"),
+    ("- **GOOG**: no trigger.", "contradicted"),
+    ("- **AAPL**: Strong gain over the period.", "supported"),
+    ("- **GOOG**: Strong gain over the period.", "contradicted"),  # down 19 %
+])
+def test_notes_without_figures(portfolio: Checker, line: str, status: str) -> None:
+    report = check(portfolio, "## Findings\n" + line + "\n")
+    assert claim(report, line)["status"] == status, failing(report)
+
+
+KEY_VALUE = """\
+# Portfolio review — as of 2010-03-01
+
+```yaml
+summary:
+  total_value: 127,157.10
+  holdings_with_trigger: 3
+findings:
+  AAPL:
+    weight: 43.85%
+    volatility: 47.12%
+  AMZN:
+    weight: 10.13%
+    volatility: 48.04%
+```
+"""
+
+
+def test_key_value_blocks_are_checked_under_their_parent_key(portfolio: Checker) -> None:
+    report = check(portfolio, KEY_VALUE)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert findings(claim(report, "volatility: 48.04%"), "supported", "figure")
+    swapped = check(portfolio, KEY_VALUE.replace("volatility: 48.04%", "volatility: 47.12%"))
+    assert swapped.contradicted == 1, failing(swapped)  # AAPL's figure under AMZN
+
+
+LETTER = """\
+Kingsbury Wealth Partners LLP
+40 Charlotte Square, Edinburgh
+
+Dear Mrs Oyelaran-Whitfield,
+
+The Portfolio was valued at $127,157 on 1 March 2010, some $51,267 above its cost.
+
+Yours sincerely,
+
+Gregory Lockhart
+Head of Wealth Advisory
+"""
+
+
+def test_letterhead_and_signature_are_no_claims(portfolio: Checker) -> None:
+    report = check(portfolio, LETTER)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    wrong = check(portfolio, LETTER.replace("some $51,267 above", "some $61,267 above"))
+    assert wrong.contradicted == 1, failing(wrong)
+
+
+JSON_RESUME = """\
+```yaml
+basics:
+  name: Elena Marsh
+  label: Senior Backend Engineer
+work:
+  - name: Brightline Payments Ltd
+    position: Senior Backend Engineer
+    startDate: "2020-03"
+    highlights:
+      - Designed an idempotent payments API in Go handling 1,200 requests per second at peak
+  - name: Harbourside Logistics GmbH
+    position: Backend Engineer
+    startDate: "2017-06"
+    endDate: "2020-02"
+    highlights:
+      - Reduced p95 API latency by 60% by adding Redis caching
+education:
+  - institution: University of Leeds
+    studyType: MSc
+    area: Computer Science
+    endDate: "2015"
+```
+"""
+
+
+def test_json_resume_yaml_is_read_as_a_cv(resume: Checker) -> None:
+    report = check(resume, JSON_RESUME)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    failed = [r.name for r in resume.check(JSON_RESUME) if not r.ok and r.severity == "error" and r.name != "sections"]
+    assert failed == []
+    bad = JSON_RESUME.replace("position: Backend Engineer", "position: Lead Backend Engineer")
+    titles = next(r for r in resume.check(bad) if r.name == "titles")
+    assert not titles.ok and "(line 11)" in titles.unsupported[0]  # the entry's own line, not the converted one

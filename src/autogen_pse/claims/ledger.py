@@ -71,7 +71,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             scope = owners[:1] or scope
         else:
             text = rewrite(unit.text)
-        if unit.kind == "heading" and not re.search(r"\d", text):
+        if unit.kind == "meta" or (unit.kind == "heading" and not re.search(r"\d", text)):
             claim.entities = [m.entity for m in verifier.catalogue.find(text)]
         else:
             verifier.verify(

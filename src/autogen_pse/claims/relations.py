@@ -241,13 +241,15 @@ class Relations:
             f"{said} {'is' if ok else 'is not'} allowed for {entity} (allowed: {', '.join(allowed)})",
         )
 
-    def _flags(self, text: str, mentions: list[Mention], scope: list[str]) -> list[Finding]:
+    def _flags(self, text: str, mentions: list[Mention], scope: list[str], table: bool = False) -> list[Finding]:
         out = []
         for flag, rx in self.flag_re:
             if rx is None:
                 continue
             for m in rx.finditer(text):
-                entity = self._entity_for(text, m.start(), mentions, scope)
+                lo, hi = text.rfind("|", 0, m.start()), text.find("|", m.end())
+                cell = [x for x in mentions if lo < x.start and (hi < 0 or x.end <= hi)]  # a table cell's own
+                entity = self._entity_for(text, m.start(), cell if table else mentions, scope)  # else the row's
                 if entity != flag.entity:
                     continue
                 clause = _CLAUSE.split(text[max(0, m.start() - 60) : m.start()])[-1]
@@ -261,7 +263,8 @@ class Relations:
                 ):
                     continue
                 negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))
-                said = not negated
+                absent = re.search(r"\b(?:no|not|nothing|none|within)\b|-free", m.group(0), re.IGNORECASE)
+                said = negated if absent else not negated  # "no trigger" says there is none
                 ok = said == flag.value
                 out.append(checked("flag", m.group(0), ok, [flag.id], f"{flag.id} = {'yes' if flag.value else 'no'}"))
         return out

@@ -57,7 +57,7 @@ class Unit:
     start: int
     end: int
     line: int
-    kind: str  # sentence | bullet | row | heading
+    kind: str  # sentence | bullet | row | heading | meta (a letter's head: never a claim)
     section: str = ""
     context: list[str] = field(default_factory=list)  # headings / lead-ins / parent bullets, nearest last
     cells: list[tuple[str, int]] = field(default_factory=list)  # table rows: (cell text, offset)
@@ -185,14 +185,14 @@ def _yaml_lines(lines: list[str]) -> list[bool]:
 
 def _letterhead(text: str, units: list[Unit]) -> list[Unit]:
     """A letter's head (firm, address, reference, date before "Dear …") states nothing about the
-    subject: its sentences become headings."""
+    subject: its sentences are no claims."""
     lines = text.splitlines()
     greeting = next((i + 1 for i, line in enumerate(lines[:25]) if _GREETING.match(line.strip("*_ "))), None)
     if greeting is None:
         return units
     for u in units:
         if u.line < greeting and u.kind == "sentence":
-            u.kind = "heading"
+            u.kind = "meta"
     return units
 
 

@@ -168,7 +168,7 @@ class Verifier(Binding, Counts, Derived, Figures, Relations, Statements):
         findings += self._counts(text, quantities, used)
         findings += self._ranks(text, mentions, scope)
         findings += self._actions(text, mentions, scope, row)
-        findings += self._flags(text, mentions, scope)
+        findings += self._flags(text, mentions, scope, table=row is not None)
         bindings = self._pair_lists(
             text,
             mentions,
