@@ -48,9 +48,11 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    ("portfolio-review", {"contradicted": 0.93, "no_number_flagged": 0.80, "fails": 0.84,
-                          "faithful_failed": 0.20, "faithful_warned": 0.06}),
-    ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.80, "fails": 0.94,
+    # batches a–p; the CV floors sit under a–l's because the blind batches m–p (LinkedIn, academic,
+    # agency, JSON Resume…) are in the count: detection on them is lower (see docs/claims.md)
+    ("portfolio-review", {"contradicted": 0.93, "no_number_flagged": 0.82, "fails": 0.85,
+                          "faithful_failed": 0.16, "faithful_warned": 0.05}),
+    ("resume-tailor", {"contradicted": 0.93, "no_number_flagged": 0.80, "fails": 0.93,
                        "faithful_failed": 0.12, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
