@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: install demo review test test-fast lint serve frontend openapi bench clean
+.PHONY: install demo review test test-fast lint serve frontend openapi contracts bench clean
 
 $(STAMP): pyproject.toml uv.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -48,16 +48,21 @@ openapi: install $(FRONTEND_DEPS) ## after API changes: frontend/openapi.json + 
 	$(BIN)/python frontend/scripts/export_openapi.py
 	cd frontend && npm run gen:api
 
-test: install frontend ## the whole test suite (unit, integration, local model, Chroma server, browser)
+contracts: install ## after changing an event model: regenerate the event block of docs/CONTRACTS.md
+	PYTHONPATH=src $(BIN)/python -m autogen_pse._contract_doc
+
+test: install frontend ## the whole test suite (unit, integration, local model, Chroma server, browser, wheel install)
 	$(BIN)/ruff check src tests tasks bench
+	$(BIN)/python -m mypy
 	cd frontend && npm test
 	$(BIN)/python -m pytest -q
 
 test-fast: install frontend ## without the local-model and browser tests
 	$(BIN)/python -m pytest -q -m "not local_model and not browser"
 
-lint: install
+lint: install ## ruff on everything, mypy on src/autogen_pse (see [tool.mypy] in pyproject.toml)
 	$(BIN)/ruff check src tests tasks bench
+	$(BIN)/python -m mypy
 
 bench: install ## benchmarks: each prints ratios measured side by side
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -44,7 +44,7 @@ from typing import Any
 from autogen_pse.checking import Checker
 from autogen_pse.claims.quantities import find_quantities, matches
 from autogen_pse.facts import FACT_REF, render
-from autogen_pse.hooks import Fact
+from autogen_pse.hooks import Fact, task_module
 from autogen_pse.registry import load_task
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,8 +74,8 @@ class Corpus:
 
     def __init__(self, rng: random.Random) -> None:
         self.prepare = load("prepare")
-        self.review = self.prepare.sibling("review")
-        self.example = self.prepare.sibling("example_review")
+        self.review = task_module(str(self.prepare.__file__), "review")
+        self.example = task_module(str(self.prepare.__file__), "example_review")
         prepared = self.prepare.build(TASK_DIR, {})
         self.facts: dict[str, Fact] = prepared.facts
         self.data: dict[str, Any] = prepared.data

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import time
 
@@ -24,45 +25,68 @@ RUNS = 15
 TURNS = 3  # planner, specialist, evaluator
 
 
-async def ours() -> list[float]:
+FSYNCS = [0]
+FSYNC_SECONDS = [0.0]
+_real_fsync = os.fsync
+
+
+def _counting_fsync(fd: int) -> None:
+    FSYNCS[0] += 1
+    t = time.perf_counter()
+    _real_fsync(fd)
+    FSYNC_SECONDS[0] += time.perf_counter() - t
+
+
+async def ours(settings: object, path: object) -> float:
+    t = time.perf_counter()
+    result = await run_task(RunRequest(task="bench", model=f"scripted:{path}"), settings)  # type: ignore[arg-type]
+    elapsed = (time.perf_counter() - t) / TURNS
+    assert result.verdict == "PASS"
+    return elapsed
+
+
+async def bare() -> float:
+    doc = script([("PASS", "OK")])
+    replies = [doc["planner"][0], doc["specialist"][0], doc["evaluator"][0]]
+    t = time.perf_counter()
+    client = ReplayChatCompletionClient(list(replies))
+    agents = [AssistantAgent(n, model_client=client, system_message=f"You are the {n}.")
+              for n in ("planner", "specialist", "evaluator")]
+    team = RoundRobinGroupChat(agents, termination_condition=MaxMessageTermination(TURNS + 1))
+    result = await team.run(task="Summarise why sorting matters in three sentences.")
+    elapsed = (time.perf_counter() - t) / TURNS
+    assert len(result.messages) == TURNS + 1
+    return elapsed
+
+
+async def measure() -> tuple[list[float], list[float]]:
+    """Runs of both, alternating, so that a change in machine load hits both alike."""
     tmp = tmpdir()
     settings = bench_settings(tmp)
     path = tmp / "s.json"
     path.write_text(json.dumps(script([("PASS", "OK")])))
-    times = []
+    await bare()
+    await ours(settings, path)  # warm-up of both (imports, first-call caches)
+    a: list[float] = []
+    b: list[float] = []
+    FSYNCS[0], FSYNC_SECONDS[0] = 0, 0.0
     for _ in range(RUNS):
-        t = time.perf_counter()
-        result = await run_task(RunRequest(task="bench", model=f"scripted:{path}"), settings)
-        times.append((time.perf_counter() - t) / TURNS)
-        assert result.verdict == "PASS"
-    return times
-
-
-async def bare() -> list[float]:
-    doc = script([("PASS", "OK")])
-    replies = [doc["planner"][0], doc["specialist"][0], doc["evaluator"][0]]
-    times = []
-    for _ in range(RUNS):
-        t = time.perf_counter()
-        client = ReplayChatCompletionClient(list(replies))
-        agents = [AssistantAgent(n, model_client=client, system_message=f"You are the {n}.")
-                  for n in ("planner", "specialist", "evaluator")]
-        team = RoundRobinGroupChat(agents, termination_condition=MaxMessageTermination(TURNS + 1))
-        result = await team.run(task="Summarise why sorting matters in three sentences.")
-        times.append((time.perf_counter() - t) / TURNS)
-        assert len(result.messages) == TURNS + 1
-    return times
+        os.fsync = _counting_fsync
+        a.append(await ours(settings, path))
+        os.fsync = _real_fsync
+        b.append(await bare())
+    return a, b
 
 
 def main() -> None:
-    asyncio.run(bare())  # warm imports for both
-    a = asyncio.run(ours())
-    b = asyncio.run(bare())
-    ma, mb = statistics.median(a[1:]), statistics.median(b[1:])
-    print(f"per-turn wall time, median of {RUNS - 1} runs (first run dropped as warm-up)")
-    print(f"  autogen-pse full run    : {ma * 1000:8.2f} ms/turn")
+    a, b = asyncio.run(measure())
+    ma, mb = statistics.median(a), statistics.median(b)
+    print(f"per-turn wall time, median of {RUNS} runs of each, alternating (after one warm-up run of each)")
+    print(f"  autogen-pse full run    : {ma * 1000:8.2f} ms/turn  ({FSYNCS[0] / RUNS:.0f} fsyncs per run)")
     print(f"  bare RoundRobinGroupChat: {mb * 1000:8.2f} ms/turn")
     print(f"  overhead ratio          : {ma / mb:8.2f}x  (+{(ma - mb) * 1000:.2f} ms/turn)")
+    sync = FSYNC_SECONDS[0] / RUNS / TURNS  # the disk's share: depends on the disk, not on the code
+    print(f"  of which fsync          : {sync * 1000:8.2f} ms/turn; without it: {(ma - sync) / mb:.2f}x")
 
 
 if __name__ == "__main__":

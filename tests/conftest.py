@@ -42,6 +42,7 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[N
     for key in list(os.environ):
         if (key.startswith("PSE_") and key not in ("PSE_REQUIRE_BROWSER",)) or key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
             monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("PSE_HOME", str(tmp_path / "home"))  # no developer .env, no state in the checkout
     monkeypatch.setenv("PSE_TRACES_DIR", str(tmp_path / "traces"))
     monkeypatch.setenv("PSE_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -33,6 +33,15 @@ class _NoExecutor:
     def active(self) -> set[str]:
         return set()
 
+    async def wait(self, run_id: str) -> None:
+        return None
+
+    def start_error(self, run_id: str) -> str | None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
 
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "frontend" / "openapi.json"

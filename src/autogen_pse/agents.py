@@ -6,8 +6,9 @@ cycles: nothing of an earlier cycle reaches a later one except through the cycle
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from autogen_agentchat.agents import AssistantAgent
 from autogen_agentchat.base import TerminatedException, TerminationCondition
@@ -15,6 +16,7 @@ from autogen_agentchat.conditions import ExternalTermination
 from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, StopMessage, TextMessage
 from autogen_agentchat.teams import RoundRobinGroupChat
 from autogen_core.model_context import ChatCompletionContext
+from autogen_core.models import ChatCompletionClient
 from autogen_core.tools import BaseTool
 
 from .registry import ROLES, TaskSpec
@@ -107,7 +109,7 @@ class Team:
 
 def build_team(
     task: TaskSpec,
-    clients: dict[str, object],
+    clients: Mapping[str, ChatCompletionClient],
     *,
     tools: dict[str, list[BaseTool]],
     context: dict[str, str],
@@ -140,10 +142,11 @@ def build_team(
         system = f"{shared}\n\n{prompts[role]}" if shared else prompts[role]
         if context.get(role):
             system = f"{system}\n\n## Retrieved context (cite sources by name)\n{context[role]}"
-        role_tools = tools.get(role) or []
+        role_tools: list[BaseTool[Any, Any] | Callable[..., Any] | Callable[..., Awaitable[Any]]] = [
+            *(tools.get(role) or [])]
         agents[role] = AssistantAgent(
             role,
-            model_client=clients[role],  # type: ignore[arg-type]
+            model_client=clients[role],
             system_message=system,
             description=f"The {role} of the planner–specialist–evaluator team.",
             tools=role_tools or None,

@@ -5,12 +5,10 @@ Exit codes: 0 PASS · 1 run ended without PASS · 2 user error · 3 runtime or m
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import signal
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -22,6 +20,7 @@ from .config import Settings, load_settings
 from .errors import EXIT_USER_ERROR, PseError, UserError
 
 if TYPE_CHECKING:
+    from .runner import RunResult
     from .store import TraceStore
 
 app = typer.Typer(
@@ -32,6 +31,26 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console(highlight=False)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        out.print(f"autogen-pse {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit")] = False,
+) -> None:
+    """Planner–Specialist–Evaluator runs whose artifacts are checked against real data.
+
+    State lives under PSE_HOME (default: the checkout, or the user data folder of an installed
+    package); tasks come from PSE_TASKS_DIR (default: the built-in ones).
+    """
 
 
 def _settings() -> Settings:
@@ -55,7 +74,7 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
     from .registry import load_registry, load_task
 
     settings = _settings()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in load_registry(settings.tasks_dir).tasks:
         stale = needs_prepare(load_task(settings.tasks_dir, entry.name), settings.state_dir, {})
         rows.append({"name": entry.name, "title": entry.title, "description": entry.description,
@@ -72,7 +91,8 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
 @app.command()
 def run(
     task: Annotated[str, typer.Argument(help="Task name (see `pse list`)")],
-    model: Annotated[str | None, typer.Option("--model", "-m", help="local | openai:<model> | scripted:<file>")] = None,
+    model: Annotated[str | None, typer.Option(
+        "--model", "-m", help="local | openai:<model> | scripted:<file> | <prefix>:<arg> of a provider plugin")] = None,
     max_cycles: Annotated[int | None, typer.Option("--max-cycles", min=1, max=50)] = None,
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE for the task (repeatable)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object")] = False,
@@ -81,9 +101,13 @@ def run(
         "--artifact", help="auto | structured | prose (default: PSE_ARTIFACT_MODE, auto)")] = None,
 ) -> None:
     """Run TASK; shows every turn live and ends with a summary and the trace path."""
+    import asyncio
+    import signal
+
     from .console import ConsoleSink, forecast_lines, print_summary
+    from .executor import open_executor
     from .models import call_seconds_hint
-    from .runner import RunRequest, execute, plan_run, prepare_plan
+    from .runner import RunRequest
     from .store import TraceStore
 
     settings = _settings()
@@ -92,36 +116,42 @@ def run(
             raise UserError(f"--artifact {artifact!r}: use auto, structured or prose")
         settings = settings.model_copy(update={"artifact_mode": artifact})
     request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
-    plan = prepare_plan(plan_run(request, settings), settings)  # bad inputs: exit 2, nothing written
-    store = TraceStore(settings)
-    store.check_writable()  # a clear error before anything of the run starts
-    recover_interrupted(store)
     live = Console(highlight=False, stderr=json_out)
     sink = ConsoleSink(live, quiet=quiet or json_out)
-    if not (quiet or json_out):
-        hint = call_seconds_hint(plan.model)
-        for line in forecast_lines(plan.task.name, plan.model, plan.limits.max_cycles, hint):
-            live.print(f"[bold]{escape(line)}[/]")
 
-    async def main() -> object:
-        stop = asyncio.Event()
+    async def main() -> RunResult | None:
+        # the same executor protocol as the dashboard (PSE_EXECUTOR; built-in: local, in process)
+        executor = open_executor(settings, sinks=[sink], concurrency=1, log_failures=False)
+        run_id = await executor.submit(request)  # bad inputs: exit 2, nothing written
+        recover_interrupted(TraceStore(settings))  # nothing awaited since submit: this run has not started
+        if not (quiet or json_out):
+            spec = request.model or settings.model
+            hint = call_seconds_hint(spec)
+            for line in forecast_lines(task, spec, request.max_cycles or settings.max_cycles, hint):
+                live.print(f"[bold]{escape(line)}[/]")
         loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGINT, stop.set)
-        loop.add_signal_handler(signal.SIGTERM, stop.set)
-        return await execute(plan, settings, sinks=[sink], stop=stop, store=store)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, lambda: loop.create_task(executor.cancel(run_id)))
+        try:
+            return await executor.wait(run_id)
+        finally:
+            await executor.shutdown()
 
     result = asyncio.run(main())
+    if result is None:  # cancelled before it started (a remote executor's queue)
+        raise UserError("the run was cancelled before it started")
     if json_out:
-        out.print_json(result.model_dump_json())  # type: ignore[attr-defined]
+        out.print_json(result.model_dump_json())
     else:
         print_summary(out, result)
-    raise typer.Exit(result.exit_code)  # type: ignore[attr-defined]
+    raise typer.Exit(result.exit_code)
 
 
 @app.command()
 def prepare(
     task: Annotated[str, typer.Argument(help="Task name")],
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE (repeatable)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON object")] = False,
 ) -> None:
     """Compute TASK's facts and prepared task text now (a run also does it when inputs are newer)."""
     from .preparation import ensure_prepared, input_warnings
@@ -129,11 +159,33 @@ def prepare(
 
     settings = _settings()
     spec = load_task(settings.tasks_dir, task)
-    outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True)
+    outcome = ensure_prepared(spec, settings.state_dir, _parse_vars(var or []), force=True, settings=settings)
+    warnings = input_warnings(outcome.prepared)
+    if json_out:
+        out.print_json(json.dumps({"task": spec.name, "facts": len(outcome.prepared.facts),
+                                   "out_dir": str(outcome.out_dir) if outcome.out_dir else None,
+                                   "warnings": list(warnings)}))
+        return
     where = outcome.out_dir or "(no prepare hook: the task text comes from task.md)"
     out.print(f"prepared {task}: {len(outcome.prepared.facts)} facts → {where}")
-    for warning in input_warnings(outcome.prepared):
+    for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option("--host", help="Bind address (default PSE_WEB_HOST, 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option("--port", min=1, max=65535,
+                                             help="Port (default PSE_WEB_PORT, 8080)")] = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="critical | error | warning | info | debug")] = "info",
+    log_autogen: Annotated[bool, typer.Option("--log-autogen", help="Also show AutoGen's own logs")] = False,
+) -> None:
+    """Serve the dashboard and the HTTP API (a non-loopback address needs PSE_WEB_TOKEN)."""
+    from .web.server import serve as serve_web
+
+    if log_level not in ("critical", "error", "warning", "info", "debug"):
+        raise UserError(f"--log-level {log_level!r}: use critical, error, warning, info or debug")
+    serve_web(host=host, port=port, log_level=log_level, log_autogen=log_autogen)
 
 
 def recover_interrupted(store: TraceStore) -> list[str]:
@@ -177,10 +229,12 @@ def _configure_logging() -> None:
 
 def _register_subcommands() -> None:
     from .cli_check import check
+    from .cli_tasks import tasks_app
     from .cli_trace import trace_app
     from .knowledge.cli import kb_app
 
     app.command("check")(check)
+    app.add_typer(tasks_app, name="tasks")
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 

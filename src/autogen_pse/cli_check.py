@@ -16,19 +16,20 @@ from rich.console import Console
 from rich.markup import escape
 
 from .errors import UserError
-from .verification import MAX_DOCUMENT_CHARS
 
 out = Console(highlight=False)
 _MARK = {"contradicted": "[red]✗ contradicted[/]", "unverifiable": "[yellow]? unverifiable[/]"}
 
 
 def _read(path: Path) -> str:
-    """The UTF-8 text of a regular file of at most :data:`MAX_DOCUMENT_CHARS` characters.
+    """The UTF-8 text of a regular file of at most ``verification.MAX_DOCUMENT_CHARS`` characters.
 
     Raises:
         UserError: missing, not a regular file (a directory, FIFO, socket, device), unreadable,
             not UTF-8, or too large — one line naming the file.
     """
+    from .verification import MAX_DOCUMENT_CHARS  # lazily: it loads the claim ledger (~0.1 s)
+
     if not path.exists():
         raise UserError(f"{path}: no such file; pass the path of a Markdown document")
     if not path.is_file():

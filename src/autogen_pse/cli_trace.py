@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .config import Settings
+from .config import load_settings
 from .console import OUTCOME_STYLE, clip
 
 trace_app = typer.Typer(help="Audit runs: list (default), show RUN_ID, reindex.", invoke_without_command=True)
@@ -26,7 +26,7 @@ def _store() -> Any:
     from .cli import recover_interrupted
     from .store import TraceStore
 
-    store = TraceStore(Settings())
+    store = TraceStore(load_settings())
     if store.traces_dir.is_dir():  # no folder: no runs to recover (and nothing to create)
         recover_interrupted(store)
     return store
@@ -38,19 +38,24 @@ def trace_list(
     n: Annotated[int, typer.Option("-n", min=1, max=1000, help="How many runs, newest first")] = 5,
     task: Annotated[str | None, typer.Option("--task", help="Only this task")] = None,
     verdict: Annotated[str | None, typer.Option("--verdict", help="PASS | PARTIAL | FAIL | BLOCKED")] = None,
-    since: Annotated[str | None, typer.Option("--since", help="ISO date/time, e.g. 2026-11-30")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+    status: Annotated[str | None, typer.Option(
+        "--status", help="running | finished | error | cancelled | interrupted")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="ISO date/time, e.g. 2026-11-30 (inclusive)")] = None,
+    until: Annotated[str | None, typer.Option("--until", help="ISO date/time (exclusive)")] = None,
+    cursor: Annotated[str | None, typer.Option("--cursor", help="next_cursor of a previous page (--json)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON: {data, count, next_cursor}")] = False,
 ) -> None:
-    """List the newest runs (a query on traces/index.sqlite)."""
+    """List the newest runs (a query on traces/index.sqlite); page on with --cursor."""
     if ctx.invoked_subcommand is not None:
         return
     from .filters import parse_filters
 
+    filters = parse_filters(task=task, verdict=verdict, status=status, since=since, until=until)
     store = _store()
-    filters = parse_filters(task=task, verdict=verdict, since=since)
-    page = store.index.list(limit=n, **filters)
+    page = store.index.list(limit=n, cursor=cursor, **filters)
     if json_out:
-        out.print_json(json.dumps({"data": [r.model_dump() for r in page.data], "count": page.count}))
+        out.print_json(json.dumps({"data": [r.model_dump() for r in page.data], "count": page.count,
+                                   "next_cursor": page.next_cursor}))
         return
     if out.width < NARROW:  # 80 columns: the run id whole, then what fits (details: trace show)
         table = Table("run_id", "started (UTC)", "task", "result", "tokens", box=None, pad_edge=False)
@@ -62,7 +67,7 @@ def trace_list(
             table.add_row(r.run_id, r.started_at[5:16].replace("T", " "), escape(r.task), result,
                           f"{r.prompt_tokens + r.completion_tokens:,}")
         out.print(table)
-        out.print(f"[dim]{len(page.data)} of {page.count} runs[/]")
+        out.print(_footer(page))
         return
     table = Table("run_id", "started (UTC)", "task", "model", "status", "verdict", "cycles", "tokens", "cost")
     for column in table.columns[:2]:
@@ -74,7 +79,12 @@ def trace_list(
                       _styled(r.verdict, style), str(r.cycles),
                       f"{r.prompt_tokens + r.completion_tokens:,}", cost)
     out.print(table)
-    out.print(f"[dim]{len(page.data)} of {page.count} runs[/]")
+    out.print(_footer(page))
+
+
+def _footer(page: Any) -> str:
+    more = f"; next page: --cursor {page.next_cursor}" if page.next_cursor else ""
+    return f"[dim]{len(page.data)} of {page.count} runs{escape(more)}[/]"
 
 
 @trace_app.command("show")
@@ -128,13 +138,18 @@ def _message_text(m: dict[str, Any]) -> str:
 
 
 @trace_app.command("reindex")
-def trace_reindex() -> None:
+def trace_reindex(
+    json_out: Annotated[bool, typer.Option("--json", help="Print {reindexed, interrupted} as JSON")] = False,
+) -> None:
     """Rebuild traces/index.sqlite from the trace files."""
     from .cli import recover_interrupted
     from .store import TraceStore
 
-    store = TraceStore(Settings())
+    store = TraceStore(load_settings())
     count = store.reindex()
     interrupted = recover_interrupted(store)
+    if json_out:
+        out.print_json(json.dumps({"reindexed": count, "interrupted": interrupted}))
+        return
     note = f" ({len(interrupted)} marked interrupted)" if interrupted else ""
     out.print(f"reindexed {count} runs{note}")

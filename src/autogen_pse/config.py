@@ -1,29 +1,71 @@
-"""One :class:`Settings` object, read from the environment and the project's ``.env``.
+"""One :class:`Settings` object, read from the environment and ``<home>/.env``.
 
-The ``.env`` file is read from the project root (the folder holding ``tasks/`` and
-``pyproject.toml``), never from the working directory. Every variable is listed in
-``.env.example``. Settings are passed to the components that need them; nothing imports a global.
+Where things live (one rule, documented in the README):
+
+* **home** (``PSE_HOME``): all state — ``traces/`` (runs and ``index.sqlite``), ``.pse/`` (Chroma
+  store, prepared facts) and the ``.env`` file. Unset: the checkout when the package runs from a
+  source checkout (``src/autogen_pse`` two levels under a folder holding ``pyproject.toml`` and
+  ``tasks/_registry.json``, so ``make`` targets keep using ``./traces``), otherwise the user data
+  folder (``$XDG_DATA_HOME/autogen-pse``, ``~/.local/share/autogen-pse``; ``%LOCALAPPDATA%`` on
+  Windows). Never the working directory, never a folder found by searching upwards.
+* **tasks** (``PSE_TASKS_DIR``): a folder holding ``_registry.json`` and one folder a task. Unset:
+  the built-in tasks — the checkout's ``tasks/``, or the copy shipped inside the installed package.
+
+Every variable is listed in ``.env.example``. Settings are passed to the components that need them;
+nothing imports a global.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from .names import ROLES
 
-def _find_project_root() -> Path:
-    """The folder that holds this checkout's ``tasks/`` (src layout: ``src/autogen_pse`` → up 2)."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        if (parent / "tasks" / "_registry.json").is_file():
-            return parent
-    return Path.cwd()
+_PACKAGE_DIR = Path(__file__).resolve().parent
+APP_NAME = "autogen-pse"
 
 
-PROJECT_ROOT = _find_project_root()
+def _checkout_root() -> Path | None:
+    """The source checkout this package runs from (``<root>/src/autogen_pse``), else ``None``."""
+    root = _PACKAGE_DIR.parent.parent
+    if _PACKAGE_DIR.parent.name == "src" and (root / "pyproject.toml").is_file() \
+            and (root / "tasks" / "_registry.json").is_file():
+        return root
+    return None
+
+
+CHECKOUT_ROOT = _checkout_root()
+#: the tasks that come with the product: the checkout's ``tasks/`` or the wheel's packaged copy
+BUILTIN_TASKS_DIR = CHECKOUT_ROOT / "tasks" if CHECKOUT_ROOT else _PACKAGE_DIR / "builtin_tasks"
+
+
+def user_data_dir() -> Path:
+    """The platform's per-user data folder for this application (no folder is created)."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = str(Path.home() / "Library" / "Application Support")
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP_NAME
+
+
+def default_home() -> Path:
+    """``PSE_HOME`` when set, else the checkout, else :func:`user_data_dir`."""
+    raw = os.environ.get("PSE_HOME", "").strip()
+    if raw:
+        return Path(raw).expanduser()
+    return CHECKOUT_ROOT or user_data_dir()
+
+
+#: kept for callers that want "the checkout or the home" (the default home at import time)
+PROJECT_ROOT = default_home()
 
 
 class Settings(BaseSettings):
@@ -31,17 +73,20 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="PSE_",
-        env_file=PROJECT_ROOT / ".env",
+        env_file=PROJECT_ROOT / ".env",  # load_settings() passes <home>/.env as it is then
         env_file_encoding="utf-8",
         extra="ignore",
         populate_by_name=True,
     )
 
     # --- where things live -------------------------------------------------------------------
-    project_root: Path = PROJECT_ROOT
-    tasks_dir: Path = Field(default=PROJECT_ROOT / "tasks", description="Task folders + _registry.json")
-    traces_dir: Path = Field(default=PROJECT_ROOT / "traces", description="Run traces and index.sqlite")
-    state_dir: Path = Field(default=PROJECT_ROOT / ".pse", description="Chroma store, prepared facts")
+    home: Path = Field(default_factory=default_home, description="All state: traces/, .pse/, .env "
+                       "(default: the checkout, or the user data folder of an installed package)")
+    project_root: Path = Field(default_factory=lambda: CHECKOUT_ROOT or default_home(),
+                               description="Relative scripted:<file> paths fall back to it")
+    tasks_dir: Path = Field(default=BUILTIN_TASKS_DIR, description="Task folders + _registry.json")
+    traces_dir: Path = Field(default=Path("traces"), description="Run traces and index.sqlite (under home)")
+    state_dir: Path = Field(default=Path(".pse"), description="Chroma store, prepared facts (under home)")
 
     # --- model -------------------------------------------------------------------------------
     model: str = Field(default="local", description="local | openai:<model> | scripted:<file.json>")
@@ -98,6 +143,15 @@ class Settings(BaseSettings):
     ollama_url: str = "http://127.0.0.1:11434"
     retrieval_k: int = Field(default=4, ge=1)
 
+    # --- plugins (entry points; see src/autogen_pse/plugins.py) ---
+    executor: str = Field(default="local", description="Where runs execute: a name registered under the "
+                          "autogen_pse.executors entry points (built-in: local)")
+    sinks: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Extra event sinks, comma-separated names registered under "
+        "autogen_pse.sinks, e.g. PSE_SINKS=jsonl (built-in: jsonl)")
+    sink_jsonl_path: Path | None = Field(default=None, description="File the jsonl sink appends every event "
+                                         "to (relative: under home); default: <state_dir>/exports/events.jsonl")
+
     # --- web ---------------------------------------------------------------------------------
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=8080, ge=1, le=65535)
@@ -106,24 +160,48 @@ class Settings(BaseSettings):
     web_scripted_dir: Path | None = Field(
         default=None,
         description="The only folder a web client's scripted:<file.json> model may come from; "
-                    "default: <project>/tests/fixtures/scripted",
+                    "default: the checkout's tests/fixtures/scripted, or <home>/scripted when installed",
     )
+
+    @model_validator(mode="after")
+    def _under_home(self) -> Settings:
+        """Relative state paths (the defaults included) live under :attr:`home`, never the cwd."""
+        self.home = self.home.expanduser()
+        for name in ("traces_dir", "state_dir", "sink_jsonl_path"):
+            path = getattr(self, name)
+            if path is None:
+                continue
+            path = path.expanduser()
+            if not path.is_absolute():
+                setattr(self, name, self.home / path)
+        return self
+
+    @field_validator("sinks", mode="before")
+    @classmethod
+    def _sink_names(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [name.strip() for name in value.split(",") if name.strip()]
+        return value
 
     @field_validator("openai_max_tokens")
     @classmethod
     def _role_caps(cls, caps: dict[str, int]) -> dict[str, int]:
-        roles = ("planner", "specialist", "evaluator")
         for role, cap in caps.items():
-            if role not in roles:
-                raise ValueError(f"unknown role {role!r}; use {', '.join(roles)}")
+            if role not in ROLES:
+                raise ValueError(f"unknown role {role!r}; use {', '.join(ROLES)}")
             if cap < 1:
                 raise ValueError(f"{role}: a completion cap must be >= 1")
         return caps
 
     @property
     def scripted_web_dir(self) -> Path:
-        """:attr:`web_scripted_dir`, or the project's scripted fixtures when unset."""
-        return self.web_scripted_dir or self.project_root / "tests" / "fixtures" / "scripted"
+        """:attr:`web_scripted_dir`; unset: the checkout's scripted fixtures, or ``<home>/scripted``
+        for an installed package (a folder the user fills, never the package's own files)."""
+        if self.web_scripted_dir is not None:
+            return self.web_scripted_dir
+        if CHECKOUT_ROOT is not None and self.project_root == CHECKOUT_ROOT:
+            return CHECKOUT_ROOT / "tests" / "fixtures" / "scripted"
+        return self.home / "scripted"
 
     @property
     def index_path(self) -> Path:
@@ -131,7 +209,12 @@ class Settings(BaseSettings):
         return self.traces_dir / "index.sqlite"
 
 
-def load_settings(**values: object) -> Settings:
+def env_file() -> Path:
+    """The ``.env`` file read by :func:`load_settings`: ``<home>/.env``."""
+    return default_home() / ".env"
+
+
+def load_settings(**values: Any) -> Settings:
     """``Settings(**values)`` from the environment and ``.env``, a bad value reported as one line.
 
     Raises:
@@ -140,7 +223,7 @@ def load_settings(**values: object) -> Settings:
     from .errors import UserError
 
     try:
-        return Settings(**values)  # type: ignore[arg-type]
+        return Settings(_env_file=env_file(), **values)
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0]) if first["loc"] else "?"

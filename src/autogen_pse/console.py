@@ -129,7 +129,7 @@ class ConsoleSink:
     def _artifact_mode(self, p: dict[str, Any]) -> None:
         if p.get("mode") == "structured":
             how = {"grammar": "a grammar compiled from its JSON schema", "json_schema": "response_format json_schema",
-                   "json_object": "JSON mode + validation", "validate": "validation"}.get(p.get("strategy"), "")
+                   "json_object": "JSON mode + validation", "validate": "validation"}.get(str(p.get("strategy")), "")
             extra = "; compact prompts" if p.get("compact") else ""
             self.console.print(f"[dim]artifact: structured ({escape(str(p.get('schema')))}, {how}{extra})[/]")
 

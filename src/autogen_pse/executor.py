@@ -1,8 +1,12 @@
-"""Where runs execute: one interface (submit → run id + event stream to sinks, cancel).
+"""Where runs execute: one interface (:class:`RunExecutor`) used by the CLI, the web layer and
+:func:`autogen_pse.run` alike.
 
-Today :class:`LocalExecutor` runs in-process on asyncio with a concurrency cap and a FIFO queue.
-A remote executor (AutoGen's gRPC worker runtime, a job queue) can implement the same methods
-without touching the CLI, the web layer or the cycle loop.
+Executors are registered under the ``autogen_pse.executors`` entry point group as factories
+``(settings, *, sinks, concurrency=None, log_failures=True) -> RunExecutor`` and chosen by
+``PSE_EXECUTOR`` (default ``local``). The built-in :class:`LocalExecutor` runs in-process on
+asyncio with a concurrency cap and a FIFO queue; a remote executor (a job queue with workers that
+stream events back) implements the same methods without touching the CLI, the web layer or the
+cycle loop.
 """
 
 from __future__ import annotations
@@ -21,8 +25,17 @@ log = logging.getLogger(__name__)
 
 
 class RunExecutor(Protocol):
+    """The protocol every executor implements. Events of every run go, in order, to the ``sinks``
+    given to the factory (besides the run's trace)."""
+
+    @property
+    def concurrency(self) -> int:
+        """How many runs may execute at once."""
+        ...
+
     async def submit(self, request: RunRequest) -> str:
-        """Validate and queue a run; returns its id. Raises UserError for a bad request."""
+        """Validate and queue a run; returns its id. Raises UserError for a bad request (nothing is
+        written), StoreError when the traces folder is not writable."""
         ...
 
     async def cancel(self, run_id: str) -> bool:
@@ -33,6 +46,32 @@ class RunExecutor(Protocol):
         """Ids of queued and running runs."""
         ...
 
+    async def wait(self, run_id: str) -> RunResult | None:
+        """Wait for a submitted run to end: its result, ``None`` when it was cancelled before it
+        started. Raises the error that ended it otherwise (UserError, ModelError, StoreError …)."""
+        ...
+
+    def start_error(self, run_id: str) -> str | None:
+        """Why an accepted run never started or failed outside its trace (one line), if known."""
+        ...
+
+    async def shutdown(self) -> None:
+        """Cancel every active run and wait for their traces to close."""
+        ...
+
+
+def open_executor(settings: Settings, *, sinks: list[EventSink] | None = None, concurrency: int | None = None,
+                  log_failures: bool = True) -> RunExecutor:
+    """The executor named by ``settings.executor`` (``PSE_EXECUTOR``), from the registry.
+
+    Raises:
+        UserError: no executor registered under that name (lists the registered ones).
+    """
+    from .plugins import load
+
+    factory = load("executors", settings.executor)
+    return factory(settings, sinks=sinks, concurrency=concurrency, log_failures=log_failures)
+
 
 class LocalExecutor:
     """In-process executor: at most ``concurrency`` runs at once, the rest wait in order.
@@ -41,8 +80,10 @@ class LocalExecutor:
     depends on a subscriber: cancellation happens only through :meth:`cancel`.
     """
 
-    def __init__(self, settings: Settings, *, concurrency: int | None = None, sinks: list[EventSink] | None = None):
+    def __init__(self, settings: Settings, *, concurrency: int | None = None, sinks: list[EventSink] | None = None,
+                 log_failures: bool = True):
         self.settings = settings
+        self.log_failures = log_failures  # off for the CLI, which reports the error itself
         self.concurrency = concurrency or settings.web_concurrency
         self._slots = asyncio.Semaphore(self.concurrency)
         self._sinks = list(sinks or [])
@@ -50,6 +91,7 @@ class LocalExecutor:
         self._tasks: dict[str, asyncio.Task[RunResult | None]] = {}
         self.results: dict[str, RunResult] = {}
         self.errors: dict[str, str] = {}
+        self._failures: dict[str, BaseException] = {}
         self.store = TraceStore(settings)
 
     async def submit(self, request: RunRequest) -> str:
@@ -81,11 +123,15 @@ class LocalExecutor:
                 return result
         except UserError as exc:
             self.errors[plan.run_id] = str(exc)
-            log.warning("run %s could not start: %s", plan.run_id, exc)
+            self._failures[plan.run_id] = exc.with_traceback(None)  # kept for wait(); no frames held
+            if self.log_failures:
+                log.warning("run %s could not start: %s", plan.run_id, exc)
             return None
         except Exception as exc:  # recorded for the API; the trace (if any) holds the details
             self.errors[plan.run_id] = f"{type(exc).__name__}: {exc}"
-            log.exception("run %s failed", plan.run_id)
+            self._failures[plan.run_id] = exc
+            if self.log_failures:
+                log.exception("run %s failed", plan.run_id)
             return None
         finally:
             self._stops.pop(plan.run_id, None)
@@ -101,8 +147,19 @@ class LocalExecutor:
         return set(self._stops)
 
     async def wait(self, run_id: str) -> RunResult | None:
-        """Wait for a submitted run to end (tests, CLI)."""
-        return await self._tasks[run_id]
+        """Wait for a submitted run to end; see :meth:`RunExecutor.wait`.
+
+        Raises:
+            KeyError: ``run_id`` was not submitted here.  The error that ended the run.
+        """
+        result = await self._tasks[run_id]
+        failure = self._failures.pop(run_id, None)
+        if failure is not None:
+            raise failure
+        return result
+
+    def start_error(self, run_id: str) -> str | None:
+        return self.errors.get(run_id)
 
     async def shutdown(self) -> None:
         """Cancel every active run and wait for their traces to close."""

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from .errors import UserError
+from .names import RUN_STATUSES, TASK_NAME
 from .verdict import Outcome
 
-STATUSES = ("running", "finished", "error", "cancelled", "interrupted")
-_TASK = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+STATUSES = RUN_STATUSES
 
 
 def parse_time(value: str, name: str) -> str:
@@ -36,7 +35,7 @@ def parse_filters(
     Raises:
         UserError: a filter value that cannot match anything valid (names the filter and the fix).
     """
-    if task is not None and not _TASK.fullmatch(task):
+    if task is not None and not TASK_NAME.fullmatch(task):
         raise UserError(f"--task {task!r}: not a task name")
     if verdict is not None:
         verdict = verdict.upper()

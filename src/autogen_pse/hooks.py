@@ -1,4 +1,4 @@
-"""Types shared by task hooks (``prepare.py``, ``checks.py``, ``sanitize.py`` in ``tasks/<name>/``).
+"""Everything a task's hooks need, in one module: a task imports ``autogen_pse.hooks`` only.
 
 A task folder may hold:
 
@@ -9,6 +9,14 @@ A task folder may hold:
 * ``sanitize.py`` with ``sanitize(ctx: CheckContext) -> Sanitized`` — deterministic rules applied to
   the final artifact; every change is logged.
 
+Each hook gets one context object (a :class:`HookContext`): the task folder, the run's ``--var``
+values, the run's settings (``None`` outside a run), its cancel signal, and ``ctx.tools`` —
+helpers that honour those settings (``ctx.tools.pytest(folder)`` runs pytest with the run's
+sandbox, timeout and cancel; ``ctx.tools.module("name")`` imports a helper module of the task).
+Also exported here: :class:`Reason` (a failing check's verdict reason), the errors a hook raises
+for bad input (:class:`UserError`, :class:`InputFileError`), :func:`save_facts`, and for an
+artifact schema :class:`ArtifactSchema` / :class:`SchemaContext`. See ``docs/write-a-task.md``.
+
 Facts are a flat mapping ``fact_id -> Fact``; agents may write ``{{fact:<id>}}`` in artifacts and
 the reference is resolved when the artifact is rendered (see :mod:`autogen_pse.facts`).
 """
@@ -16,6 +24,7 @@ the reference is resolved when the artifact is rendered (see :mod:`autogen_pse.f
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import sys
 import threading
@@ -26,11 +35,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .errors import UserError
+from .errors import InputFileError, UserError
 from .verdict import Reason
 
 if TYPE_CHECKING:
+    from .artifacts import ArtifactSchema, SchemaContext
     from .config import Settings
+    from .facts import save_facts
+    from .tools.agent_tools import PytestOutcome
 
 Severity = Literal["error", "warning"]
 
@@ -89,26 +101,59 @@ class Prepared(BaseModel):
                                  "data['warnings'] (list of str) is shown to the user and recorded in the trace")
 
 
-@dataclass(frozen=True)
-class PrepareContext:
+class HookTools:
+    """Helpers for hooks that honour the run's settings (``ctx.tools``)."""
+
+    def __init__(self, ctx: HookContext) -> None:
+        self._ctx = ctx
+
+    def pytest(self, folder: Path, *, timeout: float | None = None) -> PytestOutcome:
+        """Run ``pytest -q`` in ``folder`` as the agents' tool does: the run's sandbox
+        (``PSE_TOOL_ISOLATION``), its tool timeout (``timeout`` overrides; 60 s outside a run),
+        killed at once when the run is cancelled. ``ran`` is False when pytest never started
+        (sandbox unavailable): report that as such, never as failing tests."""
+        from .tools.agent_tools import pytest_outcome
+
+        settings = self._ctx.settings
+        limit = timeout or (settings.tool_timeout if settings is not None else 60.0)
+        isolation = settings.tool_isolation if settings is not None else "bwrap"
+        return pytest_outcome(folder, limit, isolation=isolation, cancel=self._ctx.cancel)
+
+    def module(self, name: str) -> ModuleType:
+        """A helper module of the task (``name.py`` or ``name/`` in the task folder), re-imported
+        when its files change (see :func:`task_module`)."""
+        return task_module(str(self._ctx.task_dir / "__hook__.py"), name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HookContext:
+    """What every hook gets. ``settings`` and ``cancel`` are ``None`` outside a run (tests,
+    ``pse prepare``)."""
+
     task_dir: Path
-    vars: dict[str, str]
+    vars: dict[str, str] = field(default_factory=dict)
+    settings: Settings | None = None  # the run's settings (tool isolation, timeouts)
+    cancel: threading.Event | None = None  # set when the run is cancelled: give it to long subprocesses
+
+    @property
+    def tools(self) -> HookTools:
+        return HookTools(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PrepareContext(HookContext):
     out_dir: Path  # where prepare may write files (facts.json, prepared task text)
 
 
-@dataclass(frozen=True)
-class CheckContext:
+@dataclass(frozen=True, kw_only=True)
+class CheckContext(HookContext):
     """What checks and sanitize rules see. ``artifact`` is the *rendered* artifact text."""
 
     artifact: str
     facts: dict[str, Fact]
     data: dict[str, Any]
     workspace: Path
-    task_dir: Path
-    vars: dict[str, str] = field(default_factory=dict)
     raw_artifact: str = ""
-    settings: Settings | None = None  # the run's settings (tool isolation, timeouts); None outside a run
-    cancel: threading.Event | None = None  # set when the run is cancelled: give it to long subprocesses
 
 
 _SIGNATURES: dict[str, tuple[tuple[str, int, int, int], ...]] = {}  # module key → files it was loaded from
@@ -129,15 +174,22 @@ def _signature(path: Path, package: bool) -> tuple[tuple[str, int, int, int], ..
 
 
 def task_module(anchor: str, name: str) -> ModuleType:
-    """Import ``name`` — a ``name.py`` file or a ``name/`` package — from the folder of ``anchor``
-    (a hook's ``__file__``). Task folders are not packages, so the module gets a private name
-    unique to its path, cached in ``sys.modules`` — until one of its files changes: then it (and,
-    for a package, every submodule imported under it) is executed again, so a long-running server
-    never prepares or checks with a helper's old code.
+    """Import ``name`` — a ``name.py`` file or a ``name/`` package, or ``package.submodule`` of
+    such a package — from the folder of ``anchor`` (a hook's ``__file__``). Task folders are not
+    packages, so the module gets a private name unique to its path, cached in ``sys.modules`` —
+    until one of its files changes: then it (and, for a package, every submodule imported under
+    it) is executed again, so a long-running server never prepares or checks with a helper's old
+    code. The one loader every task uses: a hook calls ``task_module(__file__, "review")``.
 
     Raises:
         UserError: neither ``name.py`` nor ``name/__init__.py`` exists there.
     """
+    top, _, sub = name.partition(".")
+    module = _folder_module(anchor, top)
+    return importlib.import_module(f"{module.__name__}.{sub}") if sub else module
+
+
+def _folder_module(anchor: str, name: str) -> ModuleType:
     folder = Path(anchor).resolve().parent
     path, search = folder / f"{name}.py", None
     if not path.is_file():
@@ -162,3 +214,22 @@ def task_module(anchor: str, name: str) -> ModuleType:
             raise
         _SIGNATURES[key] = signature
     return module
+
+
+_LAZY = {"ArtifactSchema": "artifacts", "SchemaContext": "artifacts", "save_facts": "facts",
+         "PytestOutcome": "tools.agent_tools"}
+
+
+def __getattr__(name: str) -> Any:
+    """Re-exports imported on first use (they import this module themselves)."""
+    if name in _LAZY:
+        module = importlib.import_module(f"{__package__}.{_LAZY[name]}")
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "ArtifactSchema", "CheckContext", "CheckResult", "Fact", "HookContext", "HookTools", "InputFileError",
+    "PrepareContext", "Prepared", "PytestOutcome", "Reason", "SanitizeChange", "Sanitized", "SchemaContext",
+    "Severity", "UserError", "save_facts", "task_module",
+]

@@ -17,11 +17,15 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import RunError, UserError
 from .facts import load_facts, save_facts
 from .hooks import PrepareContext, Prepared
 from .registry import TaskSpec
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 
 @dataclass(frozen=True)
@@ -46,8 +50,10 @@ def needs_prepare(task: TaskSpec, state_dir: Path, vars: dict[str, str]) -> bool
     return any(p.stat().st_mtime > built for p in _inputs(task, vars))
 
 
-def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, force: bool = False) -> PrepareOutcome:
-    """Prepared task text and facts, running the hook when needed (or when ``force``).
+def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, force: bool = False,
+                    settings: Settings | None = None) -> PrepareOutcome:
+    """Prepared task text and facts, running the hook when needed (or when ``force``);
+    ``settings`` (the run's) is handed to the hook's context.
 
     Raises:
         UserError: an unknown ``--var``, bad inputs (from the hook), a missing ``task.md`` or
@@ -66,7 +72,7 @@ def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, fo
     tmp = Path(tempfile.mkdtemp(prefix=".prep-", dir=out_dir.parent))
     try:
         try:
-            prepared = hook(PrepareContext(task_dir=task.dir, vars=values, out_dir=tmp))
+            prepared = hook(PrepareContext(task_dir=task.dir, vars=values, out_dir=tmp, settings=settings))
         except (UserError, RunError):
             raise
         except Exception as exc:

@@ -12,26 +12,34 @@ Layout of a task (``<tasks_dir>/<name>/``)::
 
 ``_registry.json``: ``{"tasks": [{"name", "title", "description", ...options}]}``; see
 ``docs/tasks.md`` for every option.
+
+Where tasks come from: the configured folder (``PSE_TASKS_DIR``; default: the built-in tasks),
+then every folder registered under the ``autogen_pse.tasks`` entry point group by an installed
+package (``name = "package"`` — the package's folder — or ``"module:attr"`` naming a path or a
+function returning one), each holding a ``_registry.json`` and its task folders. The built-in
+tasks are registered the same way (``builtin``); ``PSE_TASKS_DIR`` takes the built-in entry's
+place. A task name found twice: the first source wins and a warning names both.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
+import inspect
+import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError
 
 from .errors import UserError
+from .jsonfile import read_json
+from .names import ROLES, TASK_NAME
 
-ROLES = ("planner", "specialist", "evaluator")
-Role = Literal["planner", "specialist", "evaluator"]
+log = logging.getLogger(__name__)
 
-_TASK_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 _FIELD = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")  # {field}, not {{fact:..}}-style doubles
 
@@ -55,6 +63,11 @@ class TaskEntry(BaseModel):
         default_factory=list, description="vars/facts whose values form retrieval queries"
     )
     redact_pii: bool = False
+    _root: Path | None = PrivateAttr(default=None)  # the folder holding this task's folder
+
+    @property
+    def root(self) -> Path | None:
+        return self._root
 
 
 class Registry(BaseModel):
@@ -88,6 +101,7 @@ class TaskSpec:
         fn = getattr(mod, func, None)
         if not callable(fn):
             raise UserError(f"{path}: defines no function {func}(); add it or remove the file")
+        _check_hook_signature(path, func, fn)
         return fn
 
     def known_vars(self) -> list[str]:
@@ -132,6 +146,65 @@ class TaskSpec:
 
 
 def load_registry(tasks_dir: Path) -> Registry:
+    """The tasks of ``tasks_dir``'s ``_registry.json`` followed by those of every task folder
+    registered through entry points (see the module docstring); each entry knows its folder
+    (:attr:`TaskEntry.root`).
+
+    Raises:
+        UserError: a registry file is missing, not JSON, or an entry is invalid (names the
+            entry/field); a registered task folder cannot be found.
+    """
+    registry = _read_registry(tasks_dir)
+    for entry in registry.tasks:
+        entry._root = tasks_dir
+    seen = {entry.name: tasks_dir for entry in registry.tasks}
+    for folder in plugin_task_dirs():
+        if folder.resolve() == tasks_dir.resolve():
+            continue
+        for entry in _read_registry(folder).tasks:
+            if entry.name in seen:
+                log.warning("task %r of %s is shadowed by the one in %s", entry.name, folder, seen[entry.name])
+                continue
+            entry._root = folder
+            seen[entry.name] = folder
+            registry.tasks.append(entry)
+    return registry
+
+
+def builtin_tasks() -> Path:
+    """The folder of the built-in tasks (entry point ``autogen_pse.tasks: builtin``): the checkout's
+    ``tasks/``, or the package's ``builtin_tasks/`` in an installed wheel."""
+    from .config import BUILTIN_TASKS_DIR
+
+    return BUILTIN_TASKS_DIR
+
+
+def plugin_task_dirs() -> list[Path]:
+    """Task folders registered under ``autogen_pse.tasks``, except the built-in entry (whose place
+    the configured ``PSE_TASKS_DIR`` takes).
+
+    Raises:
+        UserError: an entry that names no folder holding a ``_registry.json``.
+    """
+    from .plugins import entry_points, load
+
+    folders = []
+    for name in entry_points("tasks"):
+        if name == "builtin":
+            continue
+        target = load("tasks", name)
+        if isinstance(target, ModuleType):
+            folder = Path(target.__file__ or ".").resolve().parent
+        else:
+            folder = Path(target() if callable(target) else target)
+        if not (folder / "_registry.json").is_file():
+            raise UserError(f"entry point {name!r} (autogen_pse.tasks) names {folder}, which holds no _registry.json; "
+                            "fix or uninstall the package that declares it")
+        folders.append(folder)
+    return folders
+
+
+def _read_registry(tasks_dir: Path) -> Registry:
     """Parse ``<tasks_dir>/_registry.json``.
 
     Raises:
@@ -140,12 +213,7 @@ def load_registry(tasks_dir: Path) -> Registry:
     path = tasks_dir / "_registry.json"
     if not path.is_file():
         raise UserError(f"{path}: task registry not found; set PSE_TASKS_DIR to a folder holding it")
-    try:
-        raw = json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
-        raise UserError(f"{path}: not valid JSON ({type(exc).__name__}: {str(exc)[:120]})") from None
+    raw = read_json(path)
     try:
         registry = Registry.model_validate(raw)
     except ValidationError as exc:
@@ -154,7 +222,7 @@ def load_registry(tasks_dir: Path) -> Registry:
         raise UserError(f"{path}: invalid at {loc}: {err['msg']}") from None
     seen: set[str] = set()
     for entry in registry.tasks:
-        if not _TASK_NAME.fullmatch(entry.name):
+        if not TASK_NAME.fullmatch(entry.name):
             raise UserError(f"{path}: task name {entry.name!r} must match [a-z0-9][a-z0-9_-]*")
         if entry.name in seen:
             raise UserError(f"{path}: task {entry.name!r} is listed twice")
@@ -169,18 +237,18 @@ def load_task(tasks_dir: Path, name: str) -> TaskSpec:
         UserError: unknown name, a name with path characters, a missing prompt file, an unknown or
             unfillable placeholder.
     """
-    if not _TASK_NAME.fullmatch(name or ""):  # fullmatch: "$" alone lets "demo\n" through
+    if not TASK_NAME.fullmatch(name or ""):  # fullmatch: "$" alone lets "demo\n" through
         raise UserError(f"invalid task name {name!r}: use letters, digits, '-' or '_' (see `pse list`)")
     registry = load_registry(tasks_dir)
     entry = next((t for t in registry.tasks if t.name == name), None)
     if entry is None:
         known = ", ".join(t.name for t in registry.tasks) or "none"
         raise UserError(f"unknown task {name!r}; known tasks: {known}")
-    task_dir = tasks_dir / name
+    task_dir = (entry.root or tasks_dir) / name
     if not task_dir.is_dir():
         raise UserError(f"{task_dir}: task folder missing for registry entry {name!r}")
-    prompts = {role: _load_prompt(task_dir, entry, role) for role in ROLES}
-    compact = None
+    prompts: dict[str, str] = {role: _load_prompt(task_dir, entry, role) for role in ROLES}
+    compact: dict[str, str] | None = None
     if (task_dir / "prompts" / "compact").is_dir():
         compact = {role: _load_prompt(task_dir, entry, role, folder="prompts/compact") for role in ROLES}
     return TaskSpec(entry, task_dir, prompts, compact)
@@ -217,6 +285,33 @@ def _load_prompt(task_dir: Path, entry: TaskEntry, role: str, folder: str = "pro
         return values[key]
 
     return _PLACEHOLDER.sub(fill, text)
+
+
+_HOOK_CONTEXT = {"prepare": "PrepareContext", "checks": "CheckContext", "sanitize": "CheckContext",
+                 "evidence": "CheckContext", "artifact_schema": "SchemaContext"}
+
+
+def _check_hook_signature(path: Path, func: str, fn: Callable[..., Any]) -> None:
+    """A hook takes exactly one positional argument, its context object.
+
+    Raises:
+        UserError: names the file, the signature found and the one to write.
+    """
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return
+    kind = inspect.Parameter
+    positional = [p for p in params if p.kind in (kind.POSITIONAL_ONLY, kind.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in params if p.default is p.empty and p.kind not in (kind.VAR_POSITIONAL, kind.VAR_KEYWORD)]
+    takes_one = (bool(positional) or any(p.kind is kind.VAR_POSITIONAL for p in params)) and len(required) <= 1 \
+        and (not required or required[0].kind in (kind.POSITIONAL_ONLY, kind.POSITIONAL_OR_KEYWORD))
+    if not takes_one:
+        ctx = _HOOK_CONTEXT.get(func, "HookContext")
+        found = ", ".join(p.name for p in params) or "nothing"
+        raise UserError(f"{path}: {func}() takes ({found}); a hook takes one argument, its context: write "
+                        f"`def {func}(ctx: {ctx})` with `from autogen_pse.hooks import {ctx}` "
+                        f"(settings, vars and tools are on ctx; see docs/write-a-task.md)")
 
 
 def _read_text(path: Path) -> str:

@@ -25,8 +25,9 @@ from .events import EventEmitter, EventKind, EventSink
 from .grounding import Grounding, prepare_grounding
 from .preparation import PrepareOutcome, ensure_prepared, input_warnings
 from .registry import ROLES, TaskSpec, load_task
+from .sinks import IsolatedSink, check_sinks, open_sinks
 from .store import TraceStore
-from .store.files import atomic_write_text
+from .store.files import atomic_write_text, make_durable
 from .store.ids import new_run_id
 from .usage import PriceTable, UsageTotals
 from .verdict import Outcome, Reason, Verdict
@@ -91,9 +92,12 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
 
     task = load_task(settings.tasks_dir, request.task)
     task.check_vars(request.vars)
+    for module in ("prepare", "checks", "sanitize"):  # a hook with the wrong signature: a user error now
+        task.hook(module, module)
     model = request.model or settings.model
     validate_spec(model, settings)
     PriceTable.from_settings(settings)  # a bad PSE_PRICING_FILE is a user error before anything runs
+    check_sinks(settings)  # an unknown PSE_SINKS name likewise
     if not (task.dir / "prepare.py").is_file():
         task.render_task(request.vars)
     limits = Limits(
@@ -110,7 +114,7 @@ def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
 def prepare_plan(plan: PreparedRun, settings: Settings) -> PreparedRun:
     """Run the task's prepare step now (when inputs are newer), so bad inputs raise UserError
     before a run is accepted. Returns ``plan`` with ``prep`` set."""
-    plan.prep = ensure_prepared(plan.task, settings.state_dir, plan.request.vars)
+    plan.prep = ensure_prepared(plan.task, settings.state_dir, plan.request.vars, settings=settings)
     return plan
 
 
@@ -135,7 +139,7 @@ async def execute(
 
     task, request = plan.task, plan.request
     store = store or TraceStore(settings)
-    prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars)
+    prep = plan.prep or ensure_prepared(task, settings.state_dir, request.vars, settings=settings)
     prices = PriceTable.from_settings(settings)
     provider = open_provider(plan.model, settings)
     try:  # redaction and pricing ask the opened provider, never the spelling of the spec
@@ -149,8 +153,12 @@ async def execute(
         raise
     workspace = run_dir / "workspace"
     emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])])
+    plugin_sinks: list[IsolatedSink] = []
     usage = UsageTotals(model_name=provider.name, prices=prices)
     try:
+        plugin_sinks += open_sinks(settings, warn=lambda m: emitter.defer(EventKind.WARNING, {"message": m}))
+        for plugin_sink in plugin_sinks:
+            emitter.add_sink(plugin_sink)
         schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)
         compact = schema is not None and provider.compact_prompts and task.compact_prompts is not None
         provider.use_compact_prompts(compact)
@@ -201,6 +209,8 @@ async def execute(
         raise
     finally:
         await provider.close()
+        for plugin_sink in plugin_sinks:
+            plugin_sink.close()
         try:  # release the writer lock even when the trace could not be finished
             trace_sink.close()
         except StoreError as exc:
@@ -257,12 +267,13 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
             verdict = Verdict(outcome=Outcome.PASS, reason=Reason.OK,
                               summary="PASS after deterministic sanitizing")
         verified = verdict is not None and verdict.outcome is Outcome.PASS and checks_ok
-        artifact_path = run_dir / "artifact.md"
-        atomic_write_text(run_dir / "artifact.raw.md", outcome.raw_artifact)
+        artifact_path, raw_path = run_dir / "artifact.md", run_dir / "artifact.raw.md"
+        atomic_write_text(raw_path, outcome.raw_artifact, durable=False)
         final_text = ground.restore(sanitized.artifact)
         # no artifact at all (an invalid object is never one) leaves nothing to mark
         mark = "" if verified or not final_text.strip() else _unverified_mark(verdict, final_checks)
-        atomic_write_text(artifact_path, mark + final_text)
+        atomic_write_text(artifact_path, mark + final_text, durable=False)
+        make_durable(raw_path, artifact_path)  # both files, then their folder once
         open_issues = [] if verified else [*outcome.artifact_issues,
                                             *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
         emitter.emit(EventKind.ARTIFACT, {

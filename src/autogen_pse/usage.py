@@ -19,7 +19,6 @@ an unknown model costs ``None`` (unknown, not free) and is warned about once.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputFileError, UserError
+from .jsonfile import read_json
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -50,12 +50,9 @@ class ModelPrice:
 
 def _read_table(path: Path) -> tuple[str, dict[str, ModelPrice]]:
     """Parse one pricing file. Raises :class:`InputFileError` naming the file and field."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"pricing file not found: {path} (PSE_PRICING_FILE)") from None
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, nesting too deep
-        raise InputFileError(path, f"not valid JSON ({str(exc)[:200] or type(exc).__name__})") from None
+    if not path.is_file():
+        raise UserError(f"pricing file not found: {path} (PSE_PRICING_FILE)")
+    data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
         raise InputFileError(path, 'must be {"currency": "USD", "models": {name: {...}}}', field="models")
     currency = data.get("currency", "USD")

@@ -206,10 +206,14 @@ def format_trailer(verdict: Verdict) -> str:
 class FailedCheck(Protocol):
     """What :func:`merge_checks` reads of a failing check (a :class:`~autogen_pse.hooks.CheckResult`)."""
 
-    name: str
-    severity: str
-    detail: str
-    reason: Reason | None
+    @property
+    def name(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def detail(self) -> str: ...
+    @property
+    def reason(self) -> Reason | None: ...
 
 
 def merge_checks(verdict: Verdict, failed: Sequence[FailedCheck]) -> Verdict:

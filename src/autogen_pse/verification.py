@@ -34,14 +34,13 @@ class DocumentReport(BaseModel):
 
     @classmethod
     def of(cls, name: str, ledger: Ledger) -> DocumentReport:
-        s = ledger.summary()
         return cls(
             file=name,
             claims=[c.model_dump(mode="json") for c in ledger.claims],
             factual=ledger.factual,
-            supported=int(s["supported"]),
-            contradicted=int(s["contradicted"]),
-            unverifiable=int(s["unverifiable"]),
+            supported=len(ledger.supported),
+            contradicted=len(ledger.contradicted),
+            unverifiable=len(ledger.unverifiable),
             grounding=ledger.grounding,
             policy=ledger.policy,
         )

@@ -7,12 +7,9 @@ reported as such (tests NOT run, reason NEEDS_INPUT), never as failing tests.
 
 from __future__ import annotations
 
-from autogen_pse.hooks import CheckContext, CheckResult
-from autogen_pse.tools.agent_tools import pytest_outcome
-from autogen_pse.verdict import Reason
+from autogen_pse.hooks import CheckContext, CheckResult, Reason
 
 REQUIRED = ("quicksort.py", "test_quicksort.py")
-PYTEST_TIMEOUT = 60.0  # seconds, outside a run (no settings)
 
 
 def checks(ctx: CheckContext) -> list[CheckResult]:
@@ -29,13 +26,7 @@ def checks(ctx: CheckContext) -> list[CheckResult]:
         results.append(CheckResult(name="tests", ok=False, detail="pytest not run: files missing",
                                    reason=Reason.INCOMPLETE))
         return results
-    settings = ctx.settings
-    found = pytest_outcome(
-        ctx.workspace,
-        settings.tool_timeout if settings is not None else PYTEST_TIMEOUT,
-        isolation=settings.tool_isolation if settings is not None else "bwrap",
-        cancel=ctx.cancel,  # a cancelled run kills pytest at once
-    )
+    found = ctx.tools.pytest(ctx.workspace)  # the run's sandbox and timeout; a cancel kills it at once
     if not found.ran:
         results.append(CheckResult(name="tests", ok=False, reason=Reason.NEEDS_INPUT,
                                    detail=f"tests were NOT run ({found.summary.removeprefix('ERROR: ')}); "

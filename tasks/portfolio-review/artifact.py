@@ -17,22 +17,17 @@ amount is a fact" hold by construction; the checks still verify the rendered Mar
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autogen_pse.artifacts import ArtifactSchema, SchemaContext
-from autogen_pse.hooks import task_module
+from autogen_pse.hooks import ArtifactSchema, SchemaContext, task_module
 
 # No digits (figures come from facts), no Markdown structure, no quote or backslash; the length bound
 # sits in the pattern too, since a grammar built from the schema follows the pattern, not maxLength.
 FREE_CHARS = r"[^0-9{}|\n\r`#*$\"\\]"
 NONE = "none"
 
-
-def sibling(name: str) -> ModuleType:
-    return task_module(__file__, name)
 
 
 def _text(min_len: int, max_len: int) -> Any:
@@ -93,7 +88,7 @@ def build_model(facts: dict[str, Any], data: dict[str, Any]) -> type[BaseModel]:
 
 def render(obj: BaseModel, data: dict[str, Any]) -> str:
     """The review as Markdown (four sections, the Actions table), figures as fact references."""
-    example = sibling("example_review")
+    example = task_module(__file__, "example_review")
     ref = example.ref
     symbols: list[str] = list(data["symbols"])
     dumped = obj.model_dump(by_alias=True)

@@ -9,24 +9,16 @@ ledger from this task's ``evidence.py`` (checks ``claims`` and ``unverifiable``)
 from __future__ import annotations
 
 import re
-from types import ModuleType
 from typing import Any
 
-from autogen_pse.hooks import CheckContext, CheckResult, task_module
-from autogen_pse.verdict import Reason
+from autogen_pse.hooks import CheckContext, CheckResult, Reason, task_module
 
-
-def sibling(name: str) -> ModuleType:
-    """Import ``<name>.py`` from this task folder (task folders are not packages)."""
-    return task_module(__file__, name)
-
-
-review = sibling("review")
+review = task_module(__file__, "review")
 MAX_LISTED = 12
 
 
 def _rebuilt(ctx: CheckContext) -> Any:
-    return sibling("prepare").build(ctx.task_dir, dict(ctx.vars))
+    return task_module(__file__, "prepare").build(ctx.task_dir, dict(ctx.vars))
 
 
 def task_data(ctx: CheckContext) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from autogen_pse.errors import InputFileError, UserError
+from autogen_pse.hooks import InputFileError, UserError
 
 MAX_BYTES = 5 * 1024 * 1024
 ACTIONS = ("BUY", "SELL", "TRIM", "HOLD", "REVIEW")

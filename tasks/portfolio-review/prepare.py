@@ -15,12 +15,9 @@ import re
 import statistics
 from datetime import date
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from autogen_pse.errors import InputFileError, UserError
-from autogen_pse.facts import save_facts
-from autogen_pse.hooks import Fact, PrepareContext, Prepared, task_module
+from autogen_pse.hooks import Fact, InputFileError, PrepareContext, Prepared, UserError, save_facts, task_module
 
 DEFAULT_VARS = {
     "holdings": "data/holdings.csv",
@@ -41,12 +38,7 @@ OVERWEIGHT_COLUMNS = ("excess_weight_pct", "excess_value", "trim_units")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
-def sibling(name: str) -> ModuleType:
-    """Import ``<name>.py`` from this task folder (task folders are not packages)."""
-    return task_module(__file__, name)
-
-
-inputs = sibling("inputs")
+inputs = task_module(__file__, "inputs")
 
 
 # ---------------------------------------------------------------------------------------------

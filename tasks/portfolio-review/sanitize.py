@@ -12,17 +12,9 @@ Running it again on its output changes nothing.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from autogen_pse.hooks import CheckContext, SanitizeChange, Sanitized, task_module
 
-
-def sibling(name: str) -> ModuleType:
-    """Import ``<name>.py`` from this task folder (task folders are not packages)."""
-    return task_module(__file__, name)
-
-
-review = sibling("review")
+review = task_module(__file__, "review")
 NO_AMOUNT = "—"
 
 
@@ -33,7 +25,7 @@ def _held(cells: list[str], note: str) -> list[str]:
 
 def sanitize(ctx: CheckContext) -> Sanitized:
     """Apply the rules above to ``ctx.artifact`` (the rendered artifact)."""
-    data = sibling("checks").task_data(ctx)
+    data = task_module(__file__, "checks").task_data(ctx)
     text = ctx.artifact
     table = review.actions_table(text)
     if table is None or not table.ok_header:

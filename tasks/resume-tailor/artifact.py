@@ -29,8 +29,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autogen_pse.artifacts import ArtifactSchema, SchemaContext
-from autogen_pse.hooks import task_module
+from autogen_pse.hooks import ArtifactSchema, SchemaContext, task_module
 
 # Words only: figures, dates and names come from the CV through the renderer. The length bound sits
 # in the pattern too, since a grammar built from the schema follows the pattern, not maxLength.

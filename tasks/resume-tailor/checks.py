@@ -16,13 +16,9 @@ the engine's claim ledger from this task's ``evidence.py`` (checks ``claims`` an
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from types import ModuleType
 from typing import Any
 
-from autogen_pse.hooks import CheckContext, CheckResult, task_module
-from autogen_pse.verdict import Reason
+from autogen_pse.hooks import CheckContext, CheckResult, Reason, task_module
 
 _LABEL = {
     "employers": "employer",
@@ -46,16 +42,11 @@ _MAX_LISTED = 8
 ENTRY_CHECKS = ("employers", "titles", "degrees", "entries")  # the ledger verifies figures, dates, tech
 
 
-def load_lib(name: str) -> ModuleType:
-    """Import ``resumelib.<name>`` from this task folder under a private package name."""
-    return importlib.import_module(f"{task_module(__file__, 'resumelib').__name__}.{name}")
-
-
 def task_data(ctx: CheckContext) -> dict[str, Any]:
     """``ctx.data`` from ``prepare``; when absent, the inputs are read again (same code path)."""
     if ctx.data.get("cv") and ctx.data.get("vocab"):
         return ctx.data
-    return load_lib("inputs").load(ctx.task_dir, ctx.vars).data
+    return task_module(__file__, "resumelib.inputs").load(ctx.task_dir, ctx.vars).data
 
 
 def _claim_result(name: str, claims: list[Any], summary: dict[str, list[str]]) -> CheckResult:
@@ -92,7 +83,8 @@ def _claim_result(name: str, claims: list[Any], summary: dict[str, list[str]]) -
 
 def checks(ctx: CheckContext) -> list[CheckResult]:
     """Run every check on ``ctx.artifact`` (the rendered tailored CV)."""
-    claims_mod, model_mod, text_mod = load_lib("claims"), load_lib("model"), load_lib("structure")
+    claims_mod, model_mod, text_mod = (task_module(__file__, f"resumelib.{name}")
+                                       for name in ("claims", "model", "structure"))
     data = task_data(ctx)
     model = model_mod.CvModel(data)
     analysis = claims_mod.analyse(ctx.artifact or "", model)

@@ -22,8 +22,6 @@ On success ``resume_parsed.json`` (the parsed CV and job) is written to ``ctx.ou
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 from types import ModuleType
 
@@ -31,13 +29,13 @@ from autogen_pse.hooks import PrepareContext, Prepared, task_module
 
 
 def load_lib(name: str) -> ModuleType:
-    """Import ``resumelib.<name>`` from this task folder under a private package name."""
-    return importlib.import_module(f"{task_module(__file__, 'resumelib').__name__}.{name}")
+    """``resumelib.<name>``; kept for bench/bench_claims.py (the hooks call ``task_module``)."""
+    return task_module(__file__, f"resumelib.{name}")
 
 
 def prepare(ctx: PrepareContext) -> Prepared:
     """Parse and validate the inputs (see the module docstring)."""
-    loaded = load_lib("inputs").load(ctx.task_dir, ctx.vars)
+    loaded = task_module(__file__, "resumelib.inputs").load(ctx.task_dir, ctx.vars)
     prepared = Prepared(task_text=loaded.task_text, facts=loaded.facts, data=loaded.data)
     ctx.out_dir.mkdir(parents=True, exist_ok=True)
     target = ctx.out_dir / "resume_parsed.json"

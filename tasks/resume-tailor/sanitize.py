@@ -10,22 +10,13 @@ required section that is missing is copied from the CV. Every edit is a
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from types import ModuleType
-
 from autogen_pse.hooks import CheckContext, Sanitized, task_module
-
-
-def load_lib(name: str) -> ModuleType:
-    """Import ``resumelib.<name>`` from this task folder under a private package name."""
-    return importlib.import_module(f"{task_module(__file__, 'resumelib').__name__}.{name}")
 
 
 def sanitize(ctx: CheckContext) -> Sanitized:
     """Repair ``ctx.artifact`` (see the module docstring); deterministic and idempotent."""
     data = ctx.data
     if not (data.get("cv") and data.get("vocab")):
-        data = load_lib("inputs").load(ctx.task_dir, ctx.vars).data
-    text, changes = load_lib("repair").repair(ctx.artifact, data)
+        data = task_module(__file__, "resumelib.inputs").load(ctx.task_dir, ctx.vars).data
+    text, changes = task_module(__file__, "resumelib.repair").repair(ctx.artifact, data)
     return Sanitized(artifact=text, changes=changes)

@@ -48,7 +48,7 @@ def cli(*args: str) -> Result:
 
 def base_env(tmp: Path, **extra: str) -> dict[str, str]:
     """A minimal environment for a CLI subprocess isolated in ``tmp`` (no developer .env values)."""
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp), "COLUMNS": "200", "HF_HUB_OFFLINE": "1",
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp), "PSE_HOME": str(tmp / "home"), "COLUMNS": "200", "HF_HUB_OFFLINE": "1",
            "ANONYMIZED_TELEMETRY": "False", "PSE_TRACES_DIR": str(tmp / "traces"),
            "PSE_STATE_DIR": str(tmp / "state"), "PSE_RETRY_BASE_DELAY": "0.001", "PSE_RETRY_MAX_DELAY": "0.01"}
     env.update(extra)

@@ -255,7 +255,7 @@ CASES = [
          env=lambda t: {"PSE_PRICING_FILE": str(write(t, "price.json", '{"models": 3}'))}),
     Case("pricing file nested too deep", _run_demo, ["{tmp}/price.json", "not valid JSON"],
          env=lambda t: {"PSE_PRICING_FILE": str(write(t, "price.json", "[" * 100_000 + "]" * 100_000))}),
-    Case("pricing file not UTF-8", _run_demo, ["{tmp}/price.json", "not valid JSON"],
+    Case("pricing file not UTF-8", _run_demo, ["{tmp}/price.json", "not UTF-8 text (byte 13)"],
          env=lambda t: {"PSE_PRICING_FILE": str(write(t, "price.json", b'{"models": {"\xff": 1}}'))}),
     # --- options
     Case("--var without =", lambda tmp: ["run", "demo", "--model", DEMO, "--var", "holdings"], ["--var 'holdings'"]),

@@ -15,7 +15,7 @@ SCRIPTED = ROOT / "tests" / "fixtures" / "scripted"
 
 def cli(tmp: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     base = {"PATH": "/usr/bin:/bin", "PSE_TRACES_DIR": str(tmp / "traces"), "PSE_STATE_DIR": str(tmp / "state"),
-            "HOME": str(tmp), "COLUMNS": "200", "PSE_RETRY_BASE_DELAY": "0.001", "PSE_RETRY_MAX_DELAY": "0.01"}
+            "HOME": str(tmp), "PSE_HOME": str(tmp / "home"), "COLUMNS": "200", "PSE_RETRY_BASE_DELAY": "0.001", "PSE_RETRY_MAX_DELAY": "0.01"}
     return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True,
                           env={**base, **(env or {})}, timeout=300, cwd=tmp)
 

@@ -147,7 +147,7 @@ def test_invalid_files_name_file_and_json_path(tmp_path: Path, data: object, whe
 
 def test_not_json_and_missing_file(tmp_path: Path) -> None:
     path = write(tmp_path, '{"planner": ["a",]}')
-    with pytest.raises(UserError, match=r"script\.json: not valid JSON: .* line 1 column"):
+    with pytest.raises(UserError, match=r"script\.json: not valid JSON \(line 1, column"):
         load_script(path)
     with pytest.raises(UserError, match="scripted model file not found"):
         open_provider(f"scripted:{tmp_path / 'nope.json'}", settings())

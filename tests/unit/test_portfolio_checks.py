@@ -17,7 +17,7 @@ import pytest
 from autogen_pse.checking import Checker, grounding
 from autogen_pse.claims.quantities import find_quantities
 from autogen_pse.facts import render
-from autogen_pse.hooks import CheckContext
+from autogen_pse.hooks import CheckContext, task_module
 from autogen_pse.registry import load_task
 from autogen_pse.verdict import Outcome, Reason, Verdict, merge_checks
 
@@ -37,8 +37,8 @@ def _load(name: str) -> ModuleType:
 
 prepare = _load("prepare")
 checks_mod = _load("checks")
-review = prepare.sibling("review")
-example = prepare.sibling("example_review")
+review = task_module(str(prepare.__file__), "review")
+example = task_module(str(prepare.__file__), "example_review")
 PREPARED = prepare.build(TASK_DIR, {})
 FACTS, DATA = PREPARED.facts, PREPARED.data
 REFS = example.example_review(FACTS, DATA)

@@ -12,7 +12,7 @@ from types import ModuleType
 
 from autogen_pse.checking import Checker
 from autogen_pse.facts import render
-from autogen_pse.hooks import CheckContext
+from autogen_pse.hooks import CheckContext, task_module
 from autogen_pse.registry import load_task
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def _load(name: str) -> ModuleType:
 
 prepare, checks_mod, sanitize_mod = _load("prepare"), _load("checks"), _load("sanitize")
 PREPARED = prepare.build(TASK_DIR, {})
-FAITHFUL, _ = render(prepare.sibling("example_review").example_review(PREPARED.facts, PREPARED.data),
+FAITHFUL, _ = render(task_module(str(prepare.__file__), "example_review").example_review(PREPARED.facts, PREPARED.data),
                      PREPARED.facts)
 CHECKER = Checker(load_task(ROOT / "tasks", "portfolio-review"), facts=PREPARED.facts, data=PREPARED.data,
                   workspace=TASK_DIR, vars={})

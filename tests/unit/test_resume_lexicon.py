@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from autogen_pse.hooks import task_module
 from tests.unit.test_resume_support import TASK_DIR, hook
 
 checks = hook("checks")
-lexicon = checks.load_lib("lexicon")
-text = checks.load_lib("text")
-structure = checks.load_lib("structure")
-cv = checks.load_lib("cv")
+lexicon = task_module(str(checks.__file__), "resumelib.lexicon")
+text = task_module(str(checks.__file__), "resumelib.text")
+structure = task_module(str(checks.__file__), "resumelib.structure")
+cv = task_module(str(checks.__file__), "resumelib.cv")
 
 
 def _numbers(s: str) -> list[tuple[str, float, str]]:

@@ -174,6 +174,26 @@ def test_symlink_loop_refused(ws: Path) -> None:
         write_file(ws, "a", "x")
 
 
+def test_dotdot_after_a_symlink_loop_cannot_reach_a_symlink_outside(ws: Path, tmp_path: Path) -> None:
+    # Path.resolve(strict=False) stops at a loop and collapses the rest lexically: "loop/../out"
+    # came back as <ws>/out, a symlink to a folder outside the workspace, and was accepted.
+    outside = tmp_path / "outside_dir"
+    outside.mkdir()
+    (outside / "key.txt").write_text("TOP SECRET")
+    (ws / "out").symlink_to(outside, target_is_directory=True)
+    (ws / "loop_a").symlink_to(ws / "loop_b")
+    (ws / "loop_b").symlink_to(ws / "loop_a")
+    for rel in ("loop_a/../out", "loop_a/../out/key.txt", "loop_b/../loop_a/../out", "loop_a/.."):
+        with pytest.raises(ToolError, match="symlink loop"):
+            resolve_in_workspace(ws, rel)
+    with pytest.raises(ToolError) as err:
+        read_file(ws, "loop_a/../out/key.txt")
+    assert "TOP SECRET" not in str(err.value)
+    with pytest.raises(ToolError):
+        write_file(ws, "loop_a/../out/planted.py", "pwned")
+    assert sorted(p.name for p in outside.iterdir()) == ["key.txt"]
+
+
 def test_home_ssh_key_refused_by_tilde_and_by_climbing(ws: Path) -> None:
     with pytest.raises(ToolError, match="home-relative"):
         read_file(ws, "~/.ssh/id_rsa")

@@ -35,6 +35,18 @@ def test_symlink_inside_workspace_pointing_inside_is_followed(tmp_path: Path) ->
     assert resolve_in_workspace(ws, "alias/f.txt") == ws.resolve() / "data" / "f.txt"
 
 
+def test_dotdot_after_a_symlink_steps_up_from_where_the_link_leads(tmp_path: Path) -> None:
+    """As the kernel does: ``..`` applies to the folder a symlink reached, not to the link's name."""
+    ws = tmp_path / "ws"
+    (ws / "a" / "deep").mkdir(parents=True)
+    (ws / "b").mkdir()
+    (ws / "b" / "to_deep").symlink_to(ws / "a" / "deep", target_is_directory=True)
+    (ws / "rel").symlink_to("a/deep")  # a relative link target
+    assert resolve_in_workspace(ws, "b/to_deep/../x.txt") == ws.resolve() / "a" / "x.txt"
+    assert resolve_in_workspace(ws, "rel/../../y.txt") == ws.resolve() / "y.txt"
+    assert resolve_in_workspace(ws, "new/dir/../f.txt") == ws.resolve() / "new" / "f.txt"
+
+
 @pytest.mark.parametrize("bad", ["", "   ", "x" * 2000])
 def test_empty_or_overlong_refused(tmp_path: Path, bad: str) -> None:
     with pytest.raises(ToolError):

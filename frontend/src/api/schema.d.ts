@@ -286,6 +286,51 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** AgentUsageSummary */
+        AgentUsageSummary: {
+            /**
+             * Completion Tokens
+             * @default 0
+             */
+            completion_tokens: number;
+            /** Cost */
+            cost?: number | null;
+            /**
+             * Model Calls
+             * @default 0
+             */
+            model_calls: number;
+            /**
+             * Prompt Tokens
+             * @default 0
+             */
+            prompt_tokens: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ArtifactEvent
+         * @description A ``artifact`` event.
+         */
+        ArtifactEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "artifact";
+            payload: components["schemas"]["ArtifactPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
         /** ArtifactInfo */
         ArtifactInfo: {
             /** Issues */
@@ -299,12 +344,60 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** ArtifactMode */
+        ArtifactMode: {
+            /**
+             * Compact
+             * @default false
+             */
+            compact: boolean;
+            /**
+             * Mode
+             * @default prose
+             * @enum {string}
+             */
+            mode: "structured" | "prose";
+            /** Schema */
+            schema?: string | null;
+            /** Strategy */
+            strategy?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ArtifactPayload */
+        ArtifactPayload: {
+            grounding?: components["schemas"]["Grounding"] | null;
+            /** Issues */
+            issues?: string[];
+            /** Path */
+            path: string;
+            /** Raw Path */
+            raw_path?: string | null;
+            /** Verified */
+            verified: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         /** AuthState */
         AuthState: {
             /** Auth Required */
             auth_required: boolean;
             /** Authenticated */
             authenticated: boolean;
+        };
+        /**
+         * CallUsage
+         * @description UsageSummary of one model call (``message``/``tool_call``); ``cost`` null when unpriced.
+         */
+        CallUsage: {
+            /** Completion Tokens */
+            completion_tokens: number;
+            /** Cost */
+            cost?: number | null;
+            /** Prompt Tokens */
+            prompt_tokens: number;
+        } & {
+            [key: string]: unknown;
         };
         /** CancelOut */
         CancelOut: {
@@ -339,6 +432,29 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * CheckEvent
+         * @description A ``check`` event.
+         */
+        CheckEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "check";
+            payload: components["schemas"]["CheckPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /**
          * CheckIn
          * @description Body of ``POST /api/check``: a Markdown document to verify against ``task``'s evidence.
          *
@@ -362,6 +478,46 @@ export interface components {
             vars?: {
                 [key: string]: string;
             };
+        };
+        /** CheckPayload */
+        CheckPayload: {
+            /**
+             * Claims Checked
+             * @default 0
+             */
+            claims_checked: number;
+            /**
+             * Claims Supported
+             * @default 0
+             */
+            claims_supported: number;
+            /**
+             * Detail
+             * @default
+             */
+            detail: string;
+            /** Name */
+            name: string;
+            /** Ok */
+            ok: boolean;
+            /**
+             * Phase
+             * @default cycle
+             * @enum {string}
+             */
+            phase: "cycle" | "final";
+            /** Reason */
+            reason?: string | null;
+            /**
+             * Severity
+             * @default error
+             * @enum {string}
+             */
+            severity: "error" | "warning";
+            /** Unsupported */
+            unsupported?: string[];
+        } & {
+            [key: string]: unknown;
         };
         /** Chunk */
         Chunk: {
@@ -450,6 +606,80 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * CycleFinishedEvent
+         * @description A ``cycle_finished`` event.
+         */
+        CycleFinishedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "cycle_finished";
+            payload: components["schemas"]["CycleFinishedPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** CycleFinishedPayload */
+        CycleFinishedPayload: {
+            /** Artifact Chars */
+            artifact_chars?: number | null;
+            /** Index */
+            index: number;
+            usage?: components["schemas"]["UsageSummary"];
+            verdict?: components["schemas"]["VerdictBody"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * CycleStartedEvent
+         * @description A ``cycle_started`` event.
+         */
+        CycleStartedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "cycle_started";
+            payload: components["schemas"]["CycleStartedPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** CycleStartedPayload */
+        CycleStartedPayload: {
+            /** Index */
+            index: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "initial" | "fix" | "replan";
+            /**
+             * Task Text
+             * @default
+             */
+            task_text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * DocumentReportOut
          * @description The claim ledger of a checked document; claim offsets are into the document as checked (fact
          *     references rendered).
@@ -501,6 +731,28 @@ export interface components {
             /** Detail */
             detail: unknown;
         };
+        /**
+         * EventKind
+         * @enum {string}
+         */
+        EventKind: "run_started" | "prepared" | "retrieval" | "cycle_started" | "message" | "tool_call" | "tool_result" | "verdict" | "check" | "ledger" | "usage" | "cycle_finished" | "sanitized" | "artifact" | "warning" | "model_call" | "model_wait" | "run_finished";
+        /** Grounding */
+        Grounding: {
+            /** Checked */
+            checked: number;
+            /** Contradicted */
+            contradicted?: number | null;
+            /** Score */
+            score: number | null;
+            /** Supported */
+            supported: number;
+            /** Unsupported */
+            unsupported?: string[];
+            /** Unverifiable */
+            unverifiable?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** GroundingOut */
         GroundingOut: {
             /** Checked */
@@ -549,6 +801,29 @@ export interface components {
             version: string;
         };
         /**
+         * LedgerEvent
+         * @description A ``ledger`` event.
+         */
+        LedgerEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "ledger";
+            payload: components["schemas"]["LedgerPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /**
          * LedgerOut
          * @description The claim ledger of an artifact (a cycle's, or the final one).
          */
@@ -571,6 +846,51 @@ export interface components {
             supported: number | null;
             /** Unverifiable */
             unverifiable: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** LedgerPayload */
+        LedgerPayload: {
+            /**
+             * Claims
+             * @description CLAIM objects, see docs/claims.md
+             */
+            claims: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Contradicted
+             * @default 0
+             */
+            contradicted: number;
+            /**
+             * Factual
+             * @default 0
+             */
+            factual: number;
+            /** Grounding */
+            grounding?: number | null;
+            /**
+             * Phase
+             * @enum {string}
+             */
+            phase: "cycle" | "final";
+            /**
+             * Policy
+             * @default warning
+             * @enum {string}
+             */
+            policy: "warning" | "error";
+            /**
+             * Supported
+             * @default 0
+             */
+            supported: number;
+            /**
+             * Unverifiable
+             * @default 0
+             */
+            unverifiable: number;
         } & {
             [key: string]: unknown;
         };
@@ -599,6 +919,44 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * MessageEvent
+         * @description A ``message`` event.
+         */
+        MessageEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "message";
+            payload: components["schemas"]["MessagePayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** MessagePayload */
+        MessagePayload: {
+            /** Content */
+            content: string;
+            /** Source */
+            source: string;
+            /**
+             * Type
+             * @default TextMessage
+             */
+            type: string;
+            usage?: components["schemas"]["CallUsage"] | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** MessageUsage */
         MessageUsage: {
             /**
@@ -616,6 +974,76 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * ModelCallEvent
+         * @description A ``model_call`` event.
+         */
+        ModelCallEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "model_call";
+            payload: components["schemas"]["ModelCallPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** ModelCallPayload */
+        ModelCallPayload: {
+            /** Completion Tokens */
+            completion_tokens: number;
+            /** Prompt Tokens */
+            prompt_tokens: number;
+            /** Role */
+            role: string;
+            /** Seconds */
+            seconds: number;
+            /** Tokens Per S */
+            tokens_per_s: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ModelWaitEvent
+         * @description A ``model_wait`` event.
+         */
+        ModelWaitEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "model_wait";
+            payload: components["schemas"]["ModelWaitPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** ModelWaitPayload */
+        ModelWaitPayload: {
+            /** Elapsed */
+            elapsed: number;
+            /** Role */
+            role: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** Prepared */
         Prepared: {
             /** Facts */
@@ -624,6 +1052,40 @@ export interface components {
             facts_path: string | null;
             /** Reprepared */
             reprepared: boolean | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * PreparedEvent
+         * @description A ``prepared`` event.
+         */
+        PreparedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "prepared";
+            payload: components["schemas"]["PreparedPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** PreparedPayload */
+        PreparedPayload: {
+            /** Facts */
+            facts: number;
+            /** Facts Path */
+            facts_path?: string | null;
+            /** Reprepared */
+            reprepared: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -639,6 +1101,66 @@ export interface components {
             role: string | null;
             /** Seq */
             seq: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * RetrievalEvent
+         * @description A ``retrieval`` event.
+         */
+        RetrievalEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "retrieval";
+            payload: components["schemas"]["RetrievalPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** RetrievalPayload */
+        RetrievalPayload: {
+            /** Chunks */
+            chunks?: components["schemas"]["RetrievedChunk"][];
+            /**
+             * Partition
+             * @description comma-joined partitions; null = all
+             */
+            partition?: string | null;
+            /** Query */
+            query: string;
+            /** Role */
+            role: string;
+            /**
+             * Via
+             * @default prepare
+             */
+            via: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** RetrievedChunk */
+        RetrievedChunk: {
+            /**
+             * Heading
+             * @default
+             */
+            heading: string;
+            /** Id */
+            id: string;
+            /** Score */
+            score: number;
+            /** Source */
+            source: string;
         } & {
             [key: string]: unknown;
         };
@@ -693,17 +1215,26 @@ export interface components {
         };
         /**
          * RunEventOut
-         * @description The ``data`` of every SSE frame of ``GET /api/runs/{run_id}/events`` (``id`` = ``seq``).
+         * @description The ``data`` of every SSE frame of ``GET /api/runs/{run_id}/events`` (``id`` = ``seq``): one
+         *     of the typed events of :mod:`autogen_pse.events`, discriminated on ``kind``.
          */
-        RunEventOut: {
-            /** Cycle */
+        RunEventOut: components["schemas"]["RunStartedEvent"] | components["schemas"]["PreparedEvent"] | components["schemas"]["RetrievalEvent"] | components["schemas"]["CycleStartedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["CheckEvent"] | components["schemas"]["LedgerEvent"] | components["schemas"]["UsageEvent"] | components["schemas"]["CycleFinishedEvent"] | components["schemas"]["SanitizedEvent"] | components["schemas"]["ArtifactEvent"] | components["schemas"]["WarningEvent"] | components["schemas"]["ModelCallEvent"] | components["schemas"]["ModelWaitEvent"] | components["schemas"]["RunFinishedEvent"];
+        /**
+         * RunFinishedEvent
+         * @description A ``run_finished`` event.
+         */
+        RunFinishedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
             cycle: number;
-            /** Kind */
-            kind: string;
-            /** Payload */
-            payload: {
-                [key: string]: unknown;
-            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "run_finished";
+            payload: components["schemas"]["RunFinishedPayload"];
             /** Run Id */
             run_id: string;
             /** Seq */
@@ -711,15 +1242,45 @@ export interface components {
             /** Ts */
             ts: string;
         };
+        /** RunFinishedPayload */
+        RunFinishedPayload: {
+            /** Artifact Path */
+            artifact_path?: string | null;
+            /**
+             * Cycles
+             * @default 0
+             */
+            cycles: number;
+            /** Error */
+            error?: string | null;
+            /** Limit */
+            limit?: string | null;
+            /** Reason */
+            reason?: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "finished" | "error" | "cancelled" | "interrupted";
+            usage?: components["schemas"]["UsageSummary"];
+            /** Verdict */
+            verdict?: string | null;
+            /**
+             * Verified
+             * @default false
+             */
+            verified: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * RunLevelEventOut
-         * @description The ``data`` of ``GET /api/events`` frames: the event plus the run's index row.
+         * @description The ``data`` of ``GET /api/events`` frames: a run-level event plus the run's index row.
          */
         RunLevelEventOut: {
             /** Cycle */
             cycle: number;
-            /** Kind */
-            kind: string;
+            kind: components["schemas"]["EventKind"];
             /** Payload */
             payload: {
                 [key: string]: unknown;
@@ -731,6 +1292,23 @@ export interface components {
             seq: number;
             /** Ts */
             ts: string;
+        };
+        /** RunLimits */
+        RunLimits: {
+            /** Max Cycles */
+            max_cycles?: number | null;
+            /** Max Fail */
+            max_fail?: number | null;
+            /** Max Partial */
+            max_partial?: number | null;
+            /** Max Turns */
+            max_turns?: number | null;
+            /** Run Timeout */
+            run_timeout?: number | null;
+            /** Token Budget */
+            token_budget?: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /** RunPageOut */
         RunPageOut: {
@@ -746,6 +1324,54 @@ export interface components {
              * @description pass as ?cursor= for the next page
              */
             next_cursor: string | null;
+        };
+        /**
+         * RunStartedEvent
+         * @description A ``run_started`` event.
+         */
+        RunStartedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "run_started";
+            payload: components["schemas"]["RunStartedPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** RunStartedPayload */
+        RunStartedPayload: {
+            artifact?: components["schemas"]["ArtifactMode"] | null;
+            limits?: components["schemas"]["RunLimits"];
+            /** Model */
+            model: string;
+            /** Task */
+            task: string;
+            /**
+             * Trace Dir
+             * @default
+             */
+            trace_dir: string;
+            /** Vars */
+            vars?: {
+                [key: string]: string;
+            };
+            /**
+             * Workspace
+             * @default
+             */
+            workspace: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * RunSummary
@@ -799,6 +1425,47 @@ export interface components {
             verdict: string | null;
             /** Verified */
             verified: boolean | null;
+        };
+        /** SanitizeChange */
+        SanitizeChange: {
+            /** After */
+            after: string;
+            /** Before */
+            before: string;
+            /** Rule */
+            rule: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * SanitizedEvent
+         * @description A ``sanitized`` event.
+         */
+        SanitizedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "sanitized";
+            payload: components["schemas"]["SanitizedPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** SanitizedPayload */
+        SanitizedPayload: {
+            /** Changes */
+            changes: components["schemas"]["SanitizeChange"][];
+        } & {
+            [key: string]: unknown;
         };
         /** TaskList */
         TaskList: {
@@ -871,6 +1538,50 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * ToolCallEvent
+         * @description A ``tool_call`` event.
+         */
+        ToolCallEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tool_call";
+            payload: components["schemas"]["ToolCallPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** ToolCallItem */
+        ToolCallItem: {
+            /** Arguments */
+            arguments?: unknown;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ToolCallPayload */
+        ToolCallPayload: {
+            /** Calls */
+            calls: components["schemas"]["ToolCallItem"][];
+            /** Source */
+            source: string;
+            usage?: components["schemas"]["CallUsage"] | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** ToolResult */
         ToolResult: {
             /** Call Id */
@@ -881,6 +1592,57 @@ export interface components {
             is_error: boolean | null;
             /** Name */
             name: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ToolResultEvent
+         * @description A ``tool_result`` event.
+         */
+        ToolResultEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "tool_result";
+            payload: components["schemas"]["ToolResultPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** ToolResultItem */
+        ToolResultItem: {
+            /** Call Id */
+            call_id: string;
+            /** Content */
+            content: string;
+            /**
+             * Is Error
+             * @default false
+             */
+            is_error: boolean;
+            /**
+             * Name
+             * @default
+             */
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ToolResultPayload */
+        ToolResultPayload: {
+            /** Results */
+            results: components["schemas"]["ToolResultItem"][];
+            /** Source */
+            source: string;
         } & {
             [key: string]: unknown;
         };
@@ -983,6 +1745,75 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * UsageEvent
+         * @description A ``usage`` event.
+         */
+        UsageEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "usage";
+            payload: components["schemas"]["UsagePayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** UsagePayload */
+        UsagePayload: {
+            /**
+             * Scope
+             * @default cycle
+             * @constant
+             */
+            scope: "cycle";
+            usage: components["schemas"]["UsageSummary"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * UsageSummary
+         * @description USAGE: totals of a cycle or a run; ``cost`` null when any priced part is unknown.
+         */
+        UsageSummary: {
+            /**
+             * Completion Tokens
+             * @default 0
+             */
+            completion_tokens: number;
+            /** Cost */
+            cost?: number | null;
+            /**
+             * Currency
+             * @default USD
+             */
+            currency: string;
+            /**
+             * Model Calls
+             * @default 0
+             */
+            model_calls: number;
+            /** Per Agent */
+            per_agent?: {
+                [key: string]: components["schemas"]["AgentUsageSummary"];
+            };
+            /**
+             * Prompt Tokens
+             * @default 0
+             */
+            prompt_tokens: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** ValidationError */
         ValidationError: {
             /** Context */
@@ -996,6 +1827,45 @@ export interface components {
             /** Error Type */
             type: string;
         };
+        /** VerdictBody */
+        VerdictBody: {
+            /** Issues */
+            issues?: string[];
+            /** Outcome */
+            outcome: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Summary
+             * @default
+             */
+            summary: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * VerdictEvent
+         * @description A ``verdict`` event.
+         */
+        VerdictEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "verdict";
+            payload: components["schemas"]["VerdictPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
         /** VerdictOut */
         VerdictOut: {
             /** Issues */
@@ -1006,6 +1876,63 @@ export interface components {
             reason: string | null;
             /** Summary */
             summary: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** VerdictPayload */
+        VerdictPayload: {
+            /**
+             * Agent Outcome
+             * @description what the evaluator said, before the checks
+             */
+            agent_outcome?: string | null;
+            /** Issues */
+            issues?: string[];
+            /**
+             * Origin
+             * @default evaluator
+             * @enum {string}
+             */
+            origin: "evaluator" | "declared" | "format" | "turn_cap" | "checks" | "sanitized";
+            /** Outcome */
+            outcome: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Summary
+             * @default
+             */
+            summary: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * WarningEvent
+         * @description A ``warning`` event.
+         */
+        WarningEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "warning";
+            payload: components["schemas"]["WarningPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /** WarningPayload */
+        WarningPayload: {
+            /** Message */
+            message: string;
         } & {
             [key: string]: unknown;
         };

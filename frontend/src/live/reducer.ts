@@ -207,9 +207,23 @@ export function reduce(state: LiveState, event: RunEvent): LiveState {
         final: { verdict: verdict || null, reason: str(p.reason) || null, limit: str(p.limit) || null, error: str(p.error) || null },
       };
     }
-    default:
+    // Shown elsewhere (usage: the agents panel; sanitized/ledger: the run page after the run;
+    // model_wait: a heartbeat the console shows): nothing changes on the live page.
+    case "usage":
+    case "sanitized":
+    case "ledger":
+    case "model_wait":
       return s;
+    default:
+      // Every kind of the generated RunEvent union must have a case above: a kind added to
+      // autogen_pse.events (and so to schema.d.ts) without one fails `tsc`, hence the build.
+      return unhandled(event, s);
   }
+}
+
+function unhandled(event: never, s: LiveState): LiveState {
+  void event;
+  return s;
 }
 
 export const totalTokens = (a: AgentTotals): number => a.prompt + a.completion;
@@ -232,4 +246,8 @@ export const EVENT_KINDS = [
   "run_started", "prepared", "retrieval", "cycle_started", "message", "tool_call", "tool_result",
   "verdict", "check", "usage", "cycle_finished", "sanitized", "artifact", "warning", "run_finished",
   "ledger", "model_call", "model_wait",
-] as const;
+] as const satisfies readonly RunEvent["kind"][];
+
+// A kind of the generated union missing from EVENT_KINDS would never be listened to: a type error.
+type UnlistenedKind = Exclude<RunEvent["kind"], (typeof EVENT_KINDS)[number]>;
+export const EVERY_KIND_LISTENED: [UnlistenedKind] extends [never] ? true : UnlistenedKind = true;

@@ -22,15 +22,15 @@ kb_app = typer.Typer(
 
 
 def _settings(ctx: typer.Context) -> Any:
-    """The parent CLI's Settings when it put one in ``ctx.obj``, else a fresh ``Settings()``."""
-    from ..config import Settings
+    """The parent CLI's Settings when it put one in ``ctx.obj``, else :func:`load_settings`."""
+    from ..config import Settings, load_settings
 
     obj = ctx.obj
     candidates = [obj, getattr(obj, "settings", None), obj.get("settings") if isinstance(obj, dict) else None]
     for candidate in candidates:
         if isinstance(candidate, Settings):
             return candidate
-    return Settings()
+    return load_settings()
 
 
 def _console() -> Any:

@@ -25,6 +25,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from ..errors import UserError
+from ..jsonfile import parse_json
 from .chunking import Chunk, split_markdown, split_rows, split_text
 
 SUPPORTED_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".csv", ".json", ".html", ".htm", ".pdf"})
@@ -77,13 +78,7 @@ def decode_text(path: Path, data: bytes) -> str:
 
 
 def _pretty_json(path: Path, text: str) -> str:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
-        raise UserError(f"{path}: not valid JSON ({type(exc).__name__})") from None
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    return json.dumps(parse_json(path, text), indent=2, ensure_ascii=False)
 
 
 def _csv_chunks(path: Path, text: str) -> list[Chunk]:

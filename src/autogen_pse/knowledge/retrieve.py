@@ -97,8 +97,8 @@ def search(
     res = coll.query(
         query_texts=[query.strip()],
         n_results=wanted,
-        where=where,  # type: ignore[arg-type]
-        include=["documents", "metadatas", "distances"],  # type: ignore[list-item]
+        where=where,
+        include=["documents", "metadatas", "distances"],
     )
     ids = res["ids"][0]
     docs = (res["documents"] or [[]])[0]

@@ -189,7 +189,7 @@ def _create(client: ClientAPI, name: str, task: str, ef: PseEmbedding) -> Collec
 def _reembed(
     client: ClientAPI, old: Collection, task: str, ef: PseEmbedding, previous: Any
 ) -> tuple[Collection, Reembedded]:
-    data = old.get(include=["documents", "metadatas"])  # type: ignore[list-item]
+    data = old.get(include=["documents", "metadatas"])
     ids = list(data["ids"])
     documents = [d or "" for d in data["documents"] or []]
     metadatas = [dict(m or {}) for m in data["metadatas"] or []]

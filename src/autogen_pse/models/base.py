@@ -13,9 +13,8 @@ from typing import Any
 
 from autogen_core.models import ChatCompletionClient, ModelCapabilities, ModelInfo, RequestUsage
 
+from ..names import ROLES
 from .tokens import count_prompt_tokens
-
-ROLES: tuple[str, ...] = ("planner", "specialist", "evaluator")
 
 
 def check_role(role: str) -> str:
@@ -127,8 +126,8 @@ class TextClientBase(ChatCompletionClient):
         return max(0, self._context_tokens - self.count_tokens(messages, tools=tools))
 
     @property
-    def capabilities(self) -> ModelCapabilities:  # type: ignore[override]  # deprecated upstream
-        return {  # type: ignore[typeddict-unknown-key]
+    def capabilities(self) -> ModelCapabilities:  # deprecated upstream
+        return {
             "vision": self._model_info["vision"],
             "function_calling": self._model_info["function_calling"],
             "json_output": self._model_info["json_output"],

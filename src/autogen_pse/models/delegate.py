@@ -33,7 +33,7 @@ class DelegatingClient(ChatCompletionClient):
         return await self.inner.create(messages, tools=tools, tool_choice=tool_choice, json_output=json_output,
                                        extra_create_args=extra_create_args, cancellation_token=cancellation_token)
 
-    async def create_stream(  # type: ignore[override]
+    async def create_stream(
         self,
         messages: Sequence[LLMMessage],
         *,
@@ -65,8 +65,8 @@ class DelegatingClient(ChatCompletionClient):
         return self.inner.remaining_tokens(messages, tools=tools)
 
     @property
-    def capabilities(self) -> ModelCapabilities:  # type: ignore[override]
-        return self.inner.capabilities  # type: ignore[no-any-return]
+    def capabilities(self) -> ModelCapabilities:
+        return self.inner.capabilities
 
     @property
     def model_info(self) -> ModelInfo:

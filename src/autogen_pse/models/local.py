@@ -242,7 +242,7 @@ class LocalChatClient(TextClientBase):
             if "grammar" not in params:  # a grammar may forbid EOS mid-way; those replies are short anyway
                 params = {**params, "logits_processor": LogitsProcessorList([self._eos_when_aborted])}
             try:
-                return self._llama.create_chat_completion(messages=dicts, **params)  # type: ignore[no-any-return]
+                return self._llama.create_chat_completion(messages=dicts, **params)
             except ValueError as exc:  # e.g. context overflow
                 raise ModelError(f"local model call failed: {exc}") from exc
 
@@ -298,7 +298,7 @@ class LocalChatClient(TextClientBase):
         self._record(result.usage)
         return result
 
-    async def create_stream(  # type: ignore[override]
+    async def create_stream(
         self,
         messages: Sequence[LLMMessage],
         *,
@@ -391,7 +391,8 @@ class LocalProvider(ModelProvider):
     def abort(self) -> None:
         """Stop every generation of this run's clients (see :meth:`LocalChatClient.abort`)."""
         for client in list(self._clients.values()):
-            client.abort()  # type: ignore[attr-defined]
+            if isinstance(client, LocalChatClient):
+                client.abort()
 
     def _make_client(self, role: str) -> LocalChatClient:
         return LocalChatClient(

@@ -67,7 +67,7 @@ def resolve_model_info(model: str, raw_json: str | None) -> ModelInfo | None:
             raise UserError(f"PSE_OPENAI_MODEL_INFO is not valid JSON ({exc.msg})") from None
         if not isinstance(data, dict) or set(data) - _INFO_KEYS:
             raise UserError(f"PSE_OPENAI_MODEL_INFO must be a JSON object with keys from {sorted(_INFO_KEYS)}")
-        return {**DEFAULT_UNKNOWN_MODEL_INFO, **data}  # type: ignore[typeddict-item]
+        return {**DEFAULT_UNKNOWN_MODEL_INFO, **data}
     from autogen_ext.models.openai import _model_info
 
     try:
@@ -89,7 +89,7 @@ def _make_client_class() -> type:
     """Subclass autogen's client lazily (keeps ``openai`` out of module import)."""
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
-    class PseOpenAIClient(OpenAIChatCompletionClient):  # type: ignore[misc, valid-type]
+    class PseOpenAIClient(OpenAIChatCompletionClient):
         """autogen's client + offline token counting, stream usage, never-zero usage."""
 
         def __init__(self, *, stream_usage: bool, context_tokens: int = 128_000,
@@ -116,7 +116,7 @@ def _make_client_class() -> type:
             if result.finish_reason == "length" and self._on_truncated is not None:
                 self._on_truncated(result)
 
-        async def create_stream(  # type: ignore[override]
+        async def create_stream(
             self, messages: Sequence[Any], **kwargs: Any
         ) -> AsyncGenerator[str | CreateResult, None]:
             if self._stream_usage and "include_usage" not in kwargs:

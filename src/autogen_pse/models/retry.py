@@ -43,21 +43,17 @@ RetryCallback = Callable[[int, str, float], None]
 def classify(exc: BaseException) -> str | None:
     """A short description of a *transient* failure (``"rate limit (HTTP 429)"``), or ``None``
     when ``exc`` must not be retried."""
-    try:
-        import openai
-    except ImportError:  # pragma: no cover - openai is a core dependency
-        openai = None  # type: ignore[assignment]
     import httpx
+    import openai  # a core dependency (autogen-ext[openai])
 
-    if openai is not None:
-        if isinstance(exc, openai.APITimeoutError):
-            return "timeout"
-        if isinstance(exc, openai.APIConnectionError):
-            return "connection error"
-        if isinstance(exc, openai.RateLimitError):
-            return "rate limit (HTTP 429)"
-        if isinstance(exc, openai.APIStatusError):
-            return f"server error (HTTP {exc.status_code})" if exc.status_code >= 500 else None
+    if isinstance(exc, openai.APITimeoutError):
+        return "timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "connection error"
+    if isinstance(exc, openai.RateLimitError):
+        return "rate limit (HTTP 429)"
+    if isinstance(exc, openai.APIStatusError):
+        return f"server error (HTTP {exc.status_code})" if exc.status_code >= 500 else None
     if isinstance(exc, asyncio.TimeoutError | TimeoutError | httpx.TimeoutException):
         return "timeout"
     if isinstance(exc, httpx.TransportError):
@@ -249,7 +245,7 @@ class RetryingClient(DelegatingClient):
             raise final from exc
         raise AssertionError("unreachable: tenacity neither returned nor raised")  # pragma: no cover
 
-    async def create_stream(  # type: ignore[override]
+    async def create_stream(
         self,
         messages: Sequence[LLMMessage],
         *,

@@ -28,6 +28,7 @@ from autogen_core import CancellationToken, FunctionCall
 from autogen_core.models import CreateResult, LLMMessage, ModelInfo, RequestUsage
 
 from ..errors import InputFileError, ModelError, UserError
+from ..jsonfile import read_json
 from .base import ROLES, ModelProvider, TextClientBase
 from .messages import function_call_text
 from .tokens import count_many, count_prompt_tokens, count_tokens
@@ -139,16 +140,7 @@ def load_script(path: Path) -> Script:
     """
     if not path.is_file():
         raise UserError(f"scripted model file not found: {path} (use --model scripted:<path.json>)")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InputFileError(path, f"not UTF-8 text ({exc.reason})") from None
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except (ValueError, RecursionError) as exc:  # an over-long integer, nesting too deep
-        raise InputFileError(path, f"not valid JSON: {type(exc).__name__}: {str(exc)[:120]}") from None
-    except OSError as exc:
-        raise InputFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    data = read_json(path)
     if not isinstance(data, dict):
         raise _bad(path, "$", 'must be an object {"planner": [...], "specialist": [...], "evaluator": [...]}')
     replies: dict[str, list[Reply]] = {}
@@ -163,7 +155,7 @@ def load_script(path: Path) -> Script:
 
 def fault_exception(kind: str, retry_after: float = 0.0) -> Exception:
     """The real ``openai`` exception for a scripted fault (built on httpx request/response)."""
-    import httpx
+    import httpx2 as httpx  # the HTTP library openai itself is built on (its exceptions carry its types)
     import openai
 
     request = httpx.Request("POST", _FAKE_URL)
@@ -232,7 +224,7 @@ class ScriptedChatClient(TextClientBase):
         self._record(result.usage)
         return result
 
-    async def create_stream(  # type: ignore[override]
+    async def create_stream(
         self,
         messages: Sequence[LLMMessage],
         *,

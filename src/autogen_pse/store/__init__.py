@@ -172,10 +172,11 @@ class TraceStore:
             raise store_error(run_dir, exc, "create") from exc
         try:
             (run_dir / WORKSPACE_DIR).mkdir()
+            # a write (no fsync: the run_started event's fsync follows at once and reports a
+            # full disk there too) proves the folder takes data before anything of the run starts
             fd, probe = tempfile.mkstemp(dir=run_dir, prefix=".probe-")
             try:
                 os.write(fd, b"ok")
-                os.fsync(fd)
             finally:
                 os.close(fd)
                 os.unlink(probe)
@@ -201,10 +202,10 @@ class TraceStore:
         return RunSink(run_id, run_dir, self.index)
 
     def load_trace(self, run_id: str, *, fresh: bool = False) -> dict[str, Any]:
-        """The ``trace.json`` document of ``run_id`` (rebuilt from ``events.jsonl`` if unreadable).
-
-        ``trace.json`` of a running run reflects its last checkpoint (run start or cycle end);
-        ``fresh=True`` folds in the events written since then (reads the whole event log).
+        """The trace document of ``run_id``: ``trace.json`` when it is as new as ``events.jsonl``'s
+        last event, else rebuilt from ``events.jsonl`` (a running run between checkpoints, or a
+        ``trace.json`` left older by a power loss: it is written without fsync, the log is the
+        durable record). ``fresh=True`` always rebuilds from the log.
 
         Raises:
             UserError: invalid id or unknown run.

@@ -40,6 +40,7 @@ __all__ = [
     "atomic_write_json",
     "atomic_write_text",
     "is_locked",
+    "make_durable",
     "remove_stale_temps",
     "store_error",
 ]
@@ -76,8 +77,12 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_text(path: Path | str, text: str) -> None:
+def atomic_write_text(path: Path | str, text: str, *, durable: bool = True) -> None:
     """Replace ``path`` with ``text`` (UTF-8) atomically.
+
+    ``durable`` (default) also fsyncs the file and its folder, so the new content survives a power
+    loss; without it the replacement is still atomic for every reader and against a killed writer,
+    which is enough for derived files (``trace.json`` is checked against ``events.jsonl`` on load).
 
     Raises:
         StoreError: the folder is not writable, the disk is full, or the rename failed; the old
@@ -92,7 +97,8 @@ def atomic_write_text(path: Path | str, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n") as fh:
             fh.write(text)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
@@ -101,7 +107,27 @@ def atomic_write_text(path: Path | str, text: str) -> None:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
+
+
+def make_durable(*paths: Path) -> None:
+    """fsync each file of ``paths`` and, once each, their folders (after non-durable writes).
+
+    Raises:
+        StoreError: a file cannot be opened or synced.
+    """
+    for path in paths:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise store_error(path, exc) from exc
+    for folder in dict.fromkeys(Path(p).parent for p in paths):
+        _fsync_dir(folder)
 
 
 def remove_stale_temps(path: Path | str) -> int:
@@ -119,9 +145,9 @@ def remove_stale_temps(path: Path | str) -> int:
     return removed
 
 
-def atomic_write_json(path: Path | str, data: Any) -> None:
+def atomic_write_json(path: Path | str, data: Any, *, durable: bool = True) -> None:
     """:func:`atomic_write_text` of ``data`` as indented UTF-8 JSON with a final newline."""
-    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n", durable=durable)
 
 
 def is_locked(path: Path | str) -> bool:
@@ -159,6 +185,7 @@ class EventLog:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._fh: IO[bytes] | None = None
+        self._unsynced = False  # bytes appended since the last fsync
 
     # --- writing ---------------------------------------------------------------------------
     def _open(self) -> IO[bytes]:
@@ -223,8 +250,10 @@ class EventLog:
                 if not written:
                     raise OSError(errno.EIO, "short write")
                 view = view[written:]
+            self._unsynced = True
             if event.kind in SYNC_KINDS:
                 os.fsync(fh.fileno())
+                self._unsynced = False
         except OSError as exc:
             if start is not None:  # never leave a cut-off line for the next append to extend
                 with contextlib.suppress(OSError):
@@ -234,12 +263,15 @@ class EventLog:
             self.close()
 
     def close(self) -> None:
-        """Flush, fsync and close the file (releases the writer lock). Safe to call twice."""
+        """Fsync (when something was appended since the last fsync) and close the file; releases the
+        writer lock. Safe to call twice."""
         fh, self._fh = self._fh, None
         if fh is None:
             return
         try:
-            os.fsync(fh.fileno())
+            if self._unsynced:
+                os.fsync(fh.fileno())
+                self._unsynced = False
         except OSError as exc:
             raise store_error(self.path, exc) from exc
         finally:
@@ -252,6 +284,43 @@ class EventLog:
         self.close()
 
     # --- reading ---------------------------------------------------------------------------
+    def last_seq(self) -> int | None:
+        """``seq`` of the last complete line, read from the end of the file (0: no complete
+        line or no file); None when that line is not an event (the caller reads the whole log).
+
+        Raises:
+            StoreError: the file exists but cannot be read.
+        """
+        try:
+            fh = open(self.path, "rb")  # noqa: SIM115 - closed below
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise store_error(self.path, exc, "read") from exc
+        with fh:
+            try:
+                end = fh.seek(0, os.SEEK_END)
+                tail, pos = b"", end
+                while pos > 0:  # until the tail holds a whole last line (or the file's start)
+                    step = min(8192, pos)
+                    pos -= step
+                    fh.seek(pos)
+                    tail = fh.read(step) + tail
+                    body = tail[: tail.rfind(b"\n")] if b"\n" in tail else b""
+                    if b"\n" in body or (pos == 0 and b"\n" in tail):
+                        break
+            except OSError as exc:
+                raise store_error(self.path, exc, "read") from exc
+        if b"\n" not in tail:
+            return 0  # no complete line (a cut-off first line is ignored, as read() does)
+        complete = tail[: tail.rfind(b"\n")]
+        line = complete[complete.rfind(b"\n") + 1:]
+        try:
+            seq = json.loads(line).get("seq")
+        except (ValueError, AttributeError):
+            return None
+        return seq if isinstance(seq, int) else None
+
     def read(self, after_seq: int = 0) -> list[RunEvent]:
         """Events with ``seq > after_seq`` in file order; ``[]`` when the file does not exist.
 

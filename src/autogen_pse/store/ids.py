@@ -49,10 +49,10 @@ def validate_run_id(value: object) -> str:
     Raises:
         UserError: ``invalid run id ...`` for anything else (path separators, lowercase, wrong length).
     """
-    if not is_run_id(value):
+    if not isinstance(value, str) or not is_run_id(value):
         shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
         raise UserError(
             f"invalid run id {shown}: expected 26 characters of 0-9 and A-Z without I, L, O, U "
             "(see `pse trace` for the ids of past runs)"
         )
-    return value  # type: ignore[return-value]
+    return value

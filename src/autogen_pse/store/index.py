@@ -8,6 +8,7 @@ busy timeout), so one index object may be shared by threads and processes.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import logging
 import os
@@ -35,7 +36,11 @@ __all__ = ["INDEX_SCHEMA_VERSION", "RunIndex", "open_or_rebuild"]
 
 log = logging.getLogger(__name__)
 
-INDEX_SCHEMA_VERSION = 1
+
+class OutdatedIndex(StoreError):
+    """The index was written by an earlier version: rebuilt from the trace files, no warning."""
+
+INDEX_SCHEMA_VERSION = 2  # 2: run_counts (kept by triggers) and the (task, verdict, started_at) index
 MAX_LIMIT = 1000
 _BUSY_TIMEOUT_S = 10.0
 
@@ -58,12 +63,28 @@ _COLUMNS: tuple[tuple[str, str], ...] = (
     ("error", "TEXT"),
 )
 COLUMN_NAMES = tuple(name for name, _ in _COLUMNS)
+_COUNT_NEW = ("INSERT INTO run_counts (task, verdict, status, n) "
+              "VALUES (ifnull(NEW.task, ''), ifnull(NEW.verdict, ''), NEW.status, 1) "
+              "ON CONFLICT (task, verdict, status) DO UPDATE SET n = n + 1;")
+_COUNT_OLD = ("UPDATE run_counts SET n = n - 1 "
+              "WHERE task = ifnull(OLD.task, '') AND verdict = ifnull(OLD.verdict, '') AND status = OLD.status;")
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS runs (" + ", ".join(f"{n} {t}" for n, t in _COLUMNS) + ")",
-    "CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at)",
-    "CREATE INDEX IF NOT EXISTS runs_task_started ON runs (task, started_at)",
-    "CREATE INDEX IF NOT EXISTS runs_verdict_started ON runs (verdict, started_at)",
-    "CREATE INDEX IF NOT EXISTS runs_status ON runs (status)",
+    # every listing index ends with the page order (started_at, run_id): a page reads LIMIT rows
+    # of the index instead of sorting every match
+    "CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at, run_id)",
+    "CREATE INDEX IF NOT EXISTS runs_task_started ON runs (task, started_at, run_id)",
+    "CREATE INDEX IF NOT EXISTS runs_verdict_started ON runs (verdict, started_at, run_id)",
+    "CREATE INDEX IF NOT EXISTS runs_status ON runs (status, started_at, run_id)",
+    "CREATE INDEX IF NOT EXISTS runs_task_verdict_started ON runs (task, verdict, started_at, run_id)",
+    # Rows per (task, verdict, status), kept by triggers: a page's ``count`` for equality filters is
+    # a sum over a few rows instead of a COUNT(*) over every match (NULL is stored as '').
+    "CREATE TABLE IF NOT EXISTS run_counts (task TEXT NOT NULL, verdict TEXT NOT NULL, status TEXT NOT NULL, "
+    "n INTEGER NOT NULL, PRIMARY KEY (task, verdict, status)) WITHOUT ROWID",
+    "CREATE TRIGGER IF NOT EXISTS runs_counted_insert AFTER INSERT ON runs BEGIN " + _COUNT_NEW + " END",
+    "CREATE TRIGGER IF NOT EXISTS runs_counted_delete AFTER DELETE ON runs BEGIN " + _COUNT_OLD + " END",
+    "CREATE TRIGGER IF NOT EXISTS runs_counted_update AFTER UPDATE OF task, verdict, status ON runs BEGIN "
+    + _COUNT_OLD + " " + _COUNT_NEW + " END",
     f"PRAGMA user_version = {INDEX_SCHEMA_VERSION}",
 ]
 _UPSERT = (
@@ -204,7 +225,13 @@ class RunIndex:
             return (" WHERE " + " AND ".join(parts)) if parts else ""
 
         with self._connect() as conn:
-            count = conn.execute(f"SELECT COUNT(*) FROM runs{clause(where)}", args).fetchone()[0]
+            if since is None and until is None:  # equality filters only: the kept counts answer
+                kept = [(c, v) for c, v in (("task", task), ("verdict", verdict), ("status", status)) if v is not None]
+                count = conn.execute(
+                    f"SELECT ifnull(SUM(n), 0) FROM run_counts{clause([f'{c} = ?' for c, _ in kept])}",
+                    [v for _, v in kept]).fetchone()[0]
+            else:
+                count = conn.execute(f"SELECT COUNT(*) FROM runs{clause(where)}", args).fetchone()[0]
             found = conn.execute(
                 f"SELECT * FROM runs{clause(page_where)} ORDER BY started_at DESC, run_id DESC LIMIT ?",
                 [*page_args, int(limit) + 1],
@@ -229,6 +256,9 @@ class RunIndex:
                 raise StoreError(f"run index {self.db_path} failed its integrity check; delete it to rebuild")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             columns = tuple(r["name"] for r in conn.execute("PRAGMA table_info(runs)").fetchall())
+        if isinstance(version, int) and 0 < version < INDEX_SCHEMA_VERSION:
+            raise OutdatedIndex(f"run index {self.db_path} has schema {version}, this version uses "
+                                f"{INDEX_SCHEMA_VERSION}")
         if version != INDEX_SCHEMA_VERSION or columns != COLUMN_NAMES:
             raise StoreError(
                 f"run index {self.db_path} has schema {version} {columns}, expected "
@@ -252,7 +282,7 @@ class RunIndex:
 
     def mark_interrupted(
         self, traces_dir: Path | str, *, live: set[str] | frozenset[str] = frozenset()
-    ) -> list[str]:
+    ) -> builtins.list[str]:
         """Set runs whose status is ``running`` but whose writer is gone to ``interrupted``.
 
         ``live`` holds ids of runs still executing in this process; they are never touched. A run
@@ -370,6 +400,11 @@ def open_or_rebuild(db_path: Path | str, traces_dir: Path | str) -> RunIndex:
             # an empty (or foreign) file got a fresh, empty table: the runs are in the folders
             index.close()
             log.warning("run index %s had no runs table; rebuilding from %s", db_path, traces_dir)
+        except OutdatedIndex as exc:
+            if index is not None:
+                index.close()
+            log.info("%s; rebuilding it from %s", exc, traces_dir)
+            _remove_db_files(db_path, main=False)
         except (StoreError, sqlite3.DatabaseError) as exc:
             if index is not None:
                 index.close()

@@ -61,20 +61,24 @@ def load_trace_doc(
 ) -> tuple[dict[str, Any] | None, TraceSource]:
     """The trace document of ``run_dir`` and where it came from.
 
-    Returns ``(doc, "trace")`` from ``trace.json``, else ``(doc, "events")`` rebuilt from
+    Returns ``(doc, "trace")`` from ``trace.json`` when the log's last event is not newer than its
+    ``last_seq`` (read from the end of ``events.jsonl``), else ``(doc, "events")`` rebuilt from
     ``events.jsonl`` (events of other run ids are skipped), else ``(None, "none")``. With
-    ``prefer_events`` (used for runs whose process died), the document is rebuilt from the events
-    whenever they go beyond ``trace.json``'s ``last_seq``: events after the last checkpoint are
-    only in ``events.jsonl``.
+    ``prefer_events`` the whole log is read even when its tail looks current.
 
     Raises:
         StoreError: ``events.jsonl`` is damaged or unreadable and ``trace.json`` is unusable (or
             ``prefer_events`` is set).
     """
     doc = read_trace_file(run_dir)
+    log = EventLog(run_dir / EVENTS_FILE)
     if doc is not None and not prefer_events:
-        return doc, "trace"
-    events = [e for e in EventLog(run_dir / EVENTS_FILE).read() if e.run_id == run_dir.name]
+        # trace.json is written without fsync (derived data): after a power loss it may be an
+        # older checkpoint, so it is used only when the durable log has nothing newer
+        tail = log.last_seq()
+        if tail is not None and tail <= int(doc.get("last_seq") or 0):
+            return doc, "trace"
+    events = [e for e in log.read() if e.run_id == run_dir.name]
     if doc is not None and (not events or events[-1].seq <= int(doc.get("last_seq") or 0)):
         return doc, "trace"
     if not events:

@@ -7,16 +7,16 @@ import binascii
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from autogen_pse.errors import UserError
+from autogen_pse.names import RUN_STATUSES, RunStatus
 from autogen_pse.store.ids import is_run_id
 
 __all__ = ["RunPage", "RunRow", "RunStatus", "decode_cursor", "encode_cursor", "normalize_ts"]
 
-RunStatus = Literal["running", "finished", "error", "cancelled", "interrupted"]
 
 
 class RunRow(BaseModel):
@@ -57,7 +57,7 @@ class RunRow(BaseModel):
             run_id=str(doc.get("run_id") or ""),
             task=doc.get("task"),
             model=doc.get("model"),
-            status=status if status in RunStatus.__args__ else "error",  # type: ignore[attr-defined]
+            status=_status(status),
             verdict=doc.get("verdict"),
             reason=doc.get("reason"),
             cycles=len(doc.get("cycles") or []),
@@ -71,6 +71,11 @@ class RunRow(BaseModel):
             verified=bool(verified) if isinstance(verified, bool | int) else None,
             error=error if error is None or isinstance(error, str) else json.dumps(error),
         )
+
+
+def _status(value: object) -> RunStatus:
+    """``value`` when it is a known run status, else ``error``."""
+    return next((s for s in RUN_STATUSES if s == value), "error")
 
 
 class RunPage(BaseModel):

@@ -9,10 +9,9 @@ from typing import Any
 
 from autogen_pse.errors import StoreError
 from autogen_pse.events import EventKind, RunEvent
-from autogen_pse.store.files import EventLog, atomic_write_json
+from autogen_pse.store.files import EventLog, atomic_write_text
 from autogen_pse.store.index import RunIndex
 from autogen_pse.store.layout import EVENTS_FILE, TRACE_FILE
-from autogen_pse.store.rows import RunRow
 from autogen_pse.store.trace import TraceBuilder
 
 __all__ = ["RunSink"]
@@ -73,13 +72,16 @@ class RunSink:
             self.closed = True
 
     def checkpoint(self) -> None:
-        """Rewrite ``trace.json`` and upsert the index row from the events handled so far."""
-        doc = self._builder.document()
-        atomic_write_json(self.trace_path, doc)
+        """Rewrite ``trace.json`` and upsert the index row from the events handled so far.
+
+        ``trace.json`` is replaced atomically but not fsync'ed: it is derived from ``events.jsonl``
+        (fsync'ed at every checkpoint kind) and checked against that log's last event on load.
+        """
+        atomic_write_text(self.trace_path, self._builder.json_text(), durable=False)
         if self._index is None:
             return
         try:
-            self._index.upsert(RunRow.from_trace(doc, trace_dir=self.run_dir))
+            self._index.upsert(self._builder.row(self.run_dir))
         except (StoreError, sqlite3.Error) as exc:
             self.index_error = str(exc)
             log.warning("run %s: index not updated (%s); the trace files are complete", self.run_id, exc)

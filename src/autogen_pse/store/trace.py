@@ -12,15 +12,18 @@ counted part makes the sum ``null`` (unknown, not zero).
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from autogen_pse.events import EventKind, RunEvent
+from autogen_pse.names import RUN_STATUSES
+from autogen_pse.store.rows import RunRow
 
 __all__ = ["RUN_STATUSES", "TRACE_SCHEMA_VERSION", "TraceBuilder", "empty_usage"]
 
 TRACE_SCHEMA_VERSION = 1
-RUN_STATUSES = ("running", "finished", "error", "cancelled", "interrupted")
 _FINAL_STATUSES = frozenset({"finished", "error", "cancelled"})
 
 
@@ -127,6 +130,16 @@ class TraceBuilder:
     def document(self) -> dict[str, Any]:
         """A deep copy of the current trace document (safe to mutate or serialise)."""
         return copy.deepcopy(self._doc)
+
+    def json_text(self) -> str:
+        """The current document as ``trace.json``'s text (compact UTF-8 JSON, one line; no copy
+        made). Compact on purpose: ``indent`` switches json to its pure-Python encoder, ~10x slower
+        on a long run's document; ``pse trace show --json`` prints it indented."""
+        return json.dumps(self._doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    def row(self, trace_dir: Path) -> RunRow:
+        """The run index row of the current document (no copy made)."""
+        return RunRow.from_trace(self._doc, trace_dir=trace_dir)
 
     def apply(self, event: RunEvent) -> None:
         """Fold one event into the document. Unknown payload fields are ignored, missing ones are null."""

@@ -187,7 +187,8 @@ def build_tools(
         timeout: seconds per command (pytest / ruff).
         output_cap: characters kept of every tool result (and bytes per command stream).
         kb_search: ``query -> str | JSON-able | awaitable of those``; required for ``"kb_search"``.
-        toolchain: executables (tests inject a missing ruff); default :meth:`Toolchain.detect`.
+        toolchain: executables (tests inject a missing ruff); default: :meth:`Toolchain.detect` at
+            each command.
         isolation: ``"bwrap"`` (default; pytest/ruff refused with an ERROR when bubblewrap is
             unusable) or ``"none"`` (explicitly weaker: no namespaces).
 
@@ -203,7 +204,7 @@ def build_tools(
     if isolation not in ISOLATION_MODES:
         raise UserError(f"tool isolation must be one of {', '.join(ISOLATION_MODES)}, got {isolation!r}")
     ws = Path(workspace)
-    chain = toolchain or Toolchain.detect()
+    chain = toolchain  # None: each command detects the toolchain when it runs (not for tool-free roles)
 
     def guarded(fn: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
         @functools.wraps(fn)

@@ -101,8 +101,9 @@ class Toolchain:
     def detect(cls) -> Toolchain:
         """The current interpreter (not symlink-resolved: that would leave the venv) and its ruff."""
         python = Path(sys.executable).absolute()
-        ruff: Path | None = python.parent / "ruff"
-        if not (ruff.is_file() and os.access(ruff, os.X_OK)):
+        beside = python.parent / "ruff"
+        ruff: Path | None = beside
+        if not (beside.is_file() and os.access(beside, os.X_OK)):
             found = shutil.which("ruff")
             ruff = Path(found).absolute() if found else None
         return cls(python=python, ruff=ruff, has_pytest=importlib.util.find_spec("pytest") is not None)
@@ -290,7 +291,8 @@ def run_command(
             return _error_result(full, f"sandbox could not prepare the workspace: {exc}", isolation)
     fds: list[int] = []  # every fd below is closed in the finally clause
     try:
-        launch, pass_fds, info_r = full, (), -1
+        launch, info_r = full, -1
+        pass_fds: tuple[int, ...] = ()
         if boxed:
             assert toolchain.bwrap is not None
             info_r, info_w = os.pipe()

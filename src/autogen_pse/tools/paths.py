@@ -1,18 +1,24 @@
 """Workspace path confinement and the :class:`ToolError` every sandboxed tool raises.
 
-Every path an agent hands to a tool is *relative to the run's workspace*. It is resolved with
-``Path.resolve(strict=False)`` (symlinks and ``..`` collapsed) and accepted only when the result
-``is_relative_to`` the resolved workspace — a component-wise check, never a string prefix, so a
-sibling ``/tmp/ws-evil`` is refused for workspace ``/tmp/ws``.
+Every path an agent hands to a tool is *relative to the run's workspace*. It is resolved one
+component at a time as the kernel would (each symlink followed, ``..`` applied to the real folder
+reached so far) and accepted only when the result ``is_relative_to`` the resolved workspace — a
+component-wise check, never a string prefix, so a sibling ``/tmp/ws-evil`` is refused for workspace
+``/tmp/ws``. A symlink loop is refused; ``Path.resolve(strict=False)`` is not used because on a loop
+it leaves the rest of the path unresolved and collapses ``..`` lexically (``loop/../out`` came back
+as ``<ws>/out`` while ``out`` was a symlink to a folder outside).
 """
 
 from __future__ import annotations
 
+import os
+from collections import deque
 from pathlib import Path, PurePosixPath
 
 __all__ = ["ToolError", "cap_text", "display_path", "resolve_in_workspace"]
 
 _MAX_PATH_CHARS = 1024
+_MAX_SYMLINKS = 40  # the kernel's limit before ELOOP
 
 
 class ToolError(ValueError):
@@ -57,12 +63,44 @@ def resolve_in_workspace(workspace: Path, rel: str) -> Path:
         raise ToolError(f"home-relative path {rel!r} refused; paths are relative to the workspace")
     root = Path(workspace).resolve()
     try:
-        target = (root / rel).resolve(strict=False)
-    except (OSError, RuntimeError) as exc:  # symlink loops, ENAMETOOLONG
-        raise ToolError(f"path {rel!r} cannot be resolved: {exc}") from exc
+        target = _resolve_under(root, rel)
+    except OSError as exc:  # ENAMETOOLONG, EACCES on a folder on the way
+        raise ToolError(f"path {rel!r} cannot be resolved: {exc.strerror or exc}") from None
+    if target is None:
+        raise ToolError(f"path {rel!r} cannot be resolved: it runs into a symlink loop")
     if not target.is_relative_to(root):
         raise ToolError(f"path {rel!r} leads outside the workspace; only files inside it can be used")
     return target
+
+
+def _resolve_under(root: Path, rel: str) -> Path | None:
+    """``root / rel`` with every symlink followed (``None`` on a loop); ``root`` is already resolved.
+
+    The path built so far never holds a symlink, so ``..`` steps to its real parent. Components that
+    do not exist (a file about to be written) are appended as they are.
+    """
+    current = root
+    pending = deque(PurePosixPath(rel).parts)
+    links = 0
+    while pending:
+        part = pending.popleft()
+        if part in (".", ""):
+            continue
+        if part == "..":
+            current = current.parent
+            continue
+        candidate = current / part
+        if not candidate.is_symlink():  # absent, a folder or a file: taken as it is
+            current = candidate
+            continue
+        links += 1
+        if links > _MAX_SYMLINKS:
+            return None
+        link = PurePosixPath(os.readlink(candidate))
+        if link.is_absolute():
+            current = Path(link.anchor)
+        pending.extendleft(reversed([p for p in link.parts if p != link.anchor]))
+    return current
 
 
 def display_path(workspace: Path, target: Path) -> str:

@@ -16,7 +16,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from autogen_pse import __version__
 from autogen_pse.config import Settings
 from autogen_pse.errors import StoreError, UserError
-from autogen_pse.executor import LocalExecutor, RunExecutor
+from autogen_pse.executor import RunExecutor, open_executor
 from autogen_pse.store import TraceStore
 from autogen_pse.web import routers
 from autogen_pse.web.deps import ModelPolicy, StreamConfig, WebState
@@ -58,7 +58,7 @@ def create_app(
 ) -> FastAPI:
     """Build the dashboard app.
 
-    Without ``executor`` a :class:`~autogen_pse.executor.LocalExecutor` is made with the hub as a
+    Without ``executor`` the registered executor named by ``PSE_EXECUTOR`` is made with the hub as a
     sink and ``settings.web_concurrency`` slots, on its own loop thread (:class:`ThreadedExecutor`:
     a blocking check never freezes the API); it is shut down (active runs cancelled, traces
     closed) with the app. A caller passing its own executor must also pass the ``hub`` that is
@@ -74,8 +74,8 @@ def create_app(
     owned = executor is None
     if executor is None:
         publish = hub.publish
-        executor = ThreadedExecutor(
-            lambda: LocalExecutor(settings, concurrency=settings.web_concurrency, sinks=[publish]))
+        executor = ThreadedExecutor(  # PSE_EXECUTOR names it (built-in: local), as for the CLI
+            lambda: open_executor(settings, concurrency=settings.web_concurrency, sinks=[publish]))
     state = WebState(settings=settings, store=TraceStore(settings), hub=hub, executor=executor,
                      stream=stream or StreamConfig(), max_queue=max_queue, limiter=limiter or FailureLimiter(),
                      model_policy=model_policy)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
@@ -75,9 +75,7 @@ class WebState:
 
     def start_error(self, run_id: str) -> str | None:
         """Why an accepted run never started (cancelled while queued, bad input), if known."""
-        errors: dict[str, Any] = getattr(self.executor, "errors", {}) or {}
-        value = errors.get(run_id)
-        return str(value) if value is not None else None
+        return self.executor.start_error(run_id)
 
     def run_exists(self, run_id: str) -> bool:
         """The run's trace folder exists (``run_id`` must already be validated)."""
@@ -85,7 +83,7 @@ class WebState:
 
 
 def get_state(request: Request) -> WebState:
-    return request.app.state.pse  # type: ignore[no-any-return]
+    return request.app.state.pse
 
 
 StateDep = Annotated[WebState, Depends(get_state)]

@@ -47,12 +47,15 @@ class ThreadedExecutor:
         return await asyncio.wrap_future(self._submit(coro))
 
     @property
-    def concurrency(self) -> int | None:
-        return getattr(self.inner, "concurrency", None)
+    def concurrency(self) -> int:
+        return self.inner.concurrency
 
     @property
     def errors(self) -> dict[str, str]:
         return dict(getattr(self.inner, "errors", {}) or {})
+
+    def start_error(self, run_id: str) -> str | None:
+        return self.inner.start_error(run_id)
 
     async def submit(self, request: RunRequest) -> str:
         """Validate and queue on the runs loop (UserError propagates)."""
@@ -71,19 +74,14 @@ class ThreadedExecutor:
         return set(self.inner.active())
 
     async def wait(self, run_id: str) -> Any:
-        waiter = getattr(self.inner, "wait", None)
-        if waiter is None:
-            raise AttributeError("the wrapped executor cannot wait for a run")
-        return await self._call(waiter(run_id))
+        return await self._call(self.inner.wait(run_id))
 
     async def shutdown(self) -> None:
         """Shut the inner executor down (cancelling active runs), then stop the loop thread."""
         if not self._thread.is_alive():
             return
-        inner_shutdown = getattr(self.inner, "shutdown", None)
         try:
-            if inner_shutdown is not None:
-                await self._call(inner_shutdown())
+            await self._call(self.inner.shutdown())
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)
             for _ in range(3000):  # up to 30 s; polling keeps this free of the default thread pool

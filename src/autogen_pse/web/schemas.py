@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
+from autogen_pse.events import EventKind, TypedEvent
 from autogen_pse.store.rows import RunRow
 
 RunStatusOut = Literal["queued", "running", "finished", "error", "cancelled", "interrupted"]
@@ -357,20 +358,20 @@ class DocumentReportOut(_Out):
 
 
 # --- events, auth, health --------------------------------------------------------------------
-class RunEventOut(_Out):
-    """The ``data`` of every SSE frame of ``GET /api/runs/{run_id}/events`` (``id`` = ``seq``)."""
+class RunEventOut(RootModel[TypedEvent]):
+    """The ``data`` of every SSE frame of ``GET /api/runs/{run_id}/events`` (``id`` = ``seq``): one
+    of the typed events of :mod:`autogen_pse.events`, discriminated on ``kind``."""
+
+
+class RunLevelEventOut(_Out):
+    """The ``data`` of ``GET /api/events`` frames: a run-level event plus the run's index row."""
 
     run_id: str
     seq: int
     cycle: int
     ts: str
-    kind: str
+    kind: EventKind
     payload: dict[str, Any]
-
-
-class RunLevelEventOut(RunEventOut):
-    """The ``data`` of ``GET /api/events`` frames: the event plus the run's index row."""
-
     run: RunSummary | None = None
 
 

@@ -78,8 +78,9 @@ async def run_stream(state: WebState, run_id: str, after: int = 0) -> AsyncItera
                     yield end_frame("finished", event.payload.get("status"))
                     return
             while True:
-                event = await sub.get(timeout=cfg.idle)
-                if event is not None:
+                waited = await sub.get(timeout=cfg.idle)
+                if waited is not None:
+                    event = waited
                     if event.seq <= last:
                         continue
                     if event.seq != last + 1:

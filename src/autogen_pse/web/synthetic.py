@@ -18,6 +18,7 @@ from typing import Any
 
 from autogen_pse.config import Settings
 from autogen_pse.events import EventEmitter, EventKind, EventSink
+from autogen_pse.names import ROLES
 from autogen_pse.runner import RunRequest
 from autogen_pse.store import TraceStore
 
@@ -43,7 +44,7 @@ def demo_script(request: RunRequest, *, messages: int = 3, verdict: str = "PASS"
     Payloads follow ``docs/CONTRACTS.md``; ``run_started``/``run_finished`` are added by the
     executor.
     """
-    roles = ("planner", "specialist", "evaluator")
+    roles = ROLES
     started = {"index": 1, "kind": "initial", "task_text": request.task}
     steps = [ScriptStep(EventKind.CYCLE_STARTED, started, 1)]
     for i in range(messages):
@@ -52,8 +53,9 @@ def demo_script(request: RunRequest, *, messages: int = 3, verdict: str = "PASS"
             "source": role, "type": "TextMessage", "content": f"{role} turn {i + 1}",
             "usage": {"prompt_tokens": 10 + i, "completion_tokens": 5, "cost": None},
         }, 1))
-    verdict_body = {"outcome": verdict, "reason": "OK" if verdict == "PASS" else "INCOMPLETE", "issues": [],
-                    "summary": f"synthetic {verdict}"}
+    verdict_body: dict[str, object] = {
+        "outcome": verdict, "reason": "OK" if verdict == "PASS" else "INCOMPLETE", "issues": [],
+        "summary": f"synthetic {verdict}"}
     steps += [
         ScriptStep(EventKind.CHECK, {"name": "synthetic", "ok": True, "severity": "error", "detail": "",
                                      "claims_checked": 0, "claims_supported": 0, "unsupported": [],
@@ -122,7 +124,7 @@ class SyntheticExecutor:
     async def _emit_all(self, run_id: str, request: RunRequest, stop: asyncio.Event) -> None:
         run_dir = await asyncio.to_thread(self.store.create_run, run_id)
         sink = self.store.sink(run_id)
-        emitter = EventEmitter(run_id, [sink.handle, *self._sinks])
+        emitter = EventEmitter(run_id, [sink.handle, *self._sinks], strict=False)  # payloads carry t_emit
         model = request.model or "synthetic"
 
         def emit(kind: EventKind, payload: dict[str, Any], cycle: int = 0) -> None:
@@ -167,6 +169,9 @@ class SyntheticExecutor:
 
     async def wait(self, run_id: str) -> None:
         await self._tasks[run_id]
+
+    def start_error(self, run_id: str) -> str | None:
+        return self.errors.get(run_id)
 
     async def shutdown(self) -> None:
         for stop in self._stops.values():

@@ -1,7 +1,8 @@
 """Shared code of the ``resume-tailor`` task hooks (``prepare.py``, ``checks.py``, ``sanitize.py``).
 
-The hooks load this folder as a package under a private name (see ``load_lib`` in each hook), so
-it needs no install and never clashes with another task's modules. Modules:
+The hooks load this folder as a package under a private name
+(``task_module(__file__, "resumelib.<module>")`` in each hook), so it needs no install and never
+clashes with another task's modules. Modules:
 
 * :mod:`.text`    — normalisation, dates, Markdown sections and entries;
 * :mod:`.cv`      — the CV parser (entries, degrees, skills);

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from autogen_pse.errors import InputFileError
+from autogen_pse.hooks import InputFileError
 
 from .structure import (
     BULLET,

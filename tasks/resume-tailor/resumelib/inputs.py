@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autogen_pse.errors import InputFileError
-from autogen_pse.hooks import Fact
+from autogen_pse.hooks import Fact, InputFileError
 
 from .cv import parse_cv
 from .lexicon import find_numbers, matcher_for, parse_vocab

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
@@ -13,8 +15,9 @@ from autogen_pse.web.schemas import CheckIn, DocumentReportOut, ErrorOut
 
 router = APIRouter(prefix="/api/check", tags=["check"])
 
-_422 = {422: {"model": ErrorOut, "description": "unknown task, a task without evidence, bad inputs or vars, "
-                                                 "an empty or too large document"}}
+_422: dict[int | str, dict[str, Any]] = {422: {
+    "model": ErrorOut,
+    "description": "unknown task, a task without evidence, bad inputs or vars, an empty or too large document"}}
 
 
 def check(settings: Settings, body: CheckIn) -> DocumentReportOut:

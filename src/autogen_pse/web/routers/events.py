@@ -11,6 +11,7 @@ over and has nothing newer gets ``204 No Content``, which tells ``EventSource`` 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Response
@@ -50,9 +51,9 @@ def _nothing_left(state: WebState, run_id: str, after: int) -> bool | None:
     return doc.get("status") in _ENDED and after >= int(doc.get("last_seq") or 0)
 
 
-def _response(state: WebState, stream: object) -> EventSourceResponse:
+def _response(state: WebState, stream: AsyncIterator[bytes]) -> EventSourceResponse:
     cfg = state.stream
-    return EventSourceResponse(stream, ping=cfg.ping, send_timeout=cfg.send_timeout,  # type: ignore[arg-type]
+    return EventSourceResponse(stream, ping=cfg.ping, send_timeout=cfg.send_timeout,
                                headers={"Cache-Control": "no-store"})
 
 

@@ -31,8 +31,8 @@ from autogen_pse.web.schemas import (
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
 
-_404 = {404: {"model": ErrorOut, "description": "no such run"}}
-_422 = {422: {"model": ErrorOut, "description": "invalid parameter"}}
+_404: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut, "description": "no such run"}}
+_422: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut, "description": "invalid parameter"}}
 
 MAX_PAGE = 200
 _STORED_TS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
@@ -144,6 +144,7 @@ def load_run(state: WebState, run_id: str) -> dict[str, Any]:
     """
     active = run_id in state.active()
     if state.run_exists(run_id):
+        doc: dict[str, Any]
         if active:  # trace.json is rewritten at cycle ends only: fold the event log for a live view
             events = state.store.read_events(run_id)
             doc = TraceBuilder.from_events(events).document() if events else {"run_id": run_id}

@@ -24,8 +24,9 @@ def list_tasks(settings: Settings) -> TaskList:
     """
     tasks: list[TaskOut] = []
     for entry in load_registry(settings.tasks_dir).tasks:
-        has_prepare = (settings.tasks_dir / entry.name / "prepare.py").is_file()
-        has_evidence = (settings.tasks_dir / entry.name / "evidence.py").is_file()
+        folder = (entry.root or settings.tasks_dir) / entry.name  # a registered package's tasks live elsewhere
+        has_prepare = (folder / "prepare.py").is_file()
+        has_evidence = (folder / "evidence.py").is_file()
         error, stale = None, False
         try:
             spec = load_task(settings.tasks_dir, entry.name)

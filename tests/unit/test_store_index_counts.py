@@ -1,0 +1,64 @@
+"""A page's ``count`` comes from counts kept by triggers (no COUNT(*) over every match): it must
+equal the COUNT(*) after any mix of inserts, upserts that change task/verdict/status, and deletes;
+an index of the previous schema is rebuilt."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from autogen_pse.store.ids import new_run_id
+from autogen_pse.store.index import INDEX_SCHEMA_VERSION, RunIndex, open_or_rebuild
+from autogen_pse.store.rows import RunRow
+
+TASKS = ("demo", "portfolio-review", None)
+VERDICTS = ("PASS", "PARTIAL", "FAIL", None)
+STATUSES = ("running", "finished", "error", "cancelled", "interrupted")
+
+
+def _true_count(db: Path, **filters: str) -> int:
+    where = " AND ".join(f"{k} = ?" for k in filters) or "1"
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute(f"SELECT COUNT(*) FROM runs WHERE {where}", list(filters.values())).fetchone()[0])
+
+
+def test_kept_counts_match_count_star_after_random_changes(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    index = RunIndex(tmp_path / "index.sqlite")
+    ids: list[str] = []
+    for step in range(400):
+        if ids and rng.random() < 0.4:  # change an existing run (what every checkpoint does)
+            run_id = rng.choice(ids)
+        else:
+            run_id = new_run_id()
+            ids.append(run_id)
+        index.upsert(RunRow(run_id=run_id, task=rng.choice(TASKS), verdict=rng.choice(VERDICTS),
+                            status=rng.choice(STATUSES), started_at=f"2026-11-01T00:{step // 60:02d}:{step % 60:02d}.000Z"))
+    with sqlite3.connect(index.db_path) as conn:  # deletes keep the counts too
+        conn.executemany("DELETE FROM runs WHERE run_id = ?", [(i,) for i in ids[:25]])
+    for task in ("demo", "portfolio-review", None):
+        for verdict in ("PASS", "FAIL", None):
+            for status in ("finished", None):
+                filters = {k: v for k, v in (("task", task), ("verdict", verdict), ("status", status)) if v}
+                page = index.list(limit=5, **filters)
+                assert page.count == _true_count(index.db_path, **filters), filters
+    # a time filter takes the COUNT(*) path and agrees as well
+    since = index.list(since="2026-11-01T00:03:00Z", task="demo", limit=5)
+    with sqlite3.connect(index.db_path) as conn:
+        expected = conn.execute("SELECT COUNT(*) FROM runs WHERE task = 'demo' AND started_at >= "
+                                "'2026-11-01T00:03:00.000Z'").fetchone()[0]
+    assert since.count == expected
+
+
+def test_an_index_of_the_previous_schema_is_rebuilt(tmp_path: Path) -> None:
+    db = tmp_path / "traces" / "index.sqlite"
+    db.parent.mkdir()
+    with sqlite3.connect(db) as conn:  # schema 1: the runs table alone
+        conn.execute("CREATE TABLE runs (run_id TEXT PRIMARY KEY)")
+        conn.execute("PRAGMA user_version = 1")
+    index = open_or_rebuild(db, db.parent)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == INDEX_SCHEMA_VERSION == 2
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'run_counts'").fetchone()
+    assert index.list(limit=5).count == 0
