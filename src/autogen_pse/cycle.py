@@ -38,6 +38,7 @@ from .hooks import CheckResult
 from .judgement import Evidence, EvidenceContext, check_report
 from .messages import message_event
 from .models.observed import CallReport, ObservedClient
+from .provenance import text_sha
 from .registry import ROLES, TaskSpec
 from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
@@ -121,6 +122,7 @@ class CycleLoop:
         # artifact text → (rendered, results, ledger): the evaluator's evidence and the checks after
         # it read the same artifact, so the checks run once per artifact.
         self._checked: dict[str, tuple[str, list[CheckResult], Ledger | None]] = {}
+        self._last_call: dict[str, CallReport] = {}  # role → its last finished model call (latency of its message)
 
     async def run(self) -> RunOutcome:
         inp, limits = self.inp, self.inp.limits
@@ -179,6 +181,9 @@ class CycleLoop:
             evaluator_context=EvidenceContext(self._evidence, compact=inp.compact),
             artifact_error=self._artifact_error if inp.schema is not None else None,
         )
+        for role, system in team.prompts.items():  # what each role received, rules and passages included
+            emit(EventKind.PROMPT, {"role": role, "sha256": text_sha(system), "chars": len(system),
+                                    "text": system}, cycle=index)
         token = CancellationToken()  # cancelled on a stop: model calls, retry waits and tools end at once
         try:
             await self._guarded(self._chat(team, text, index, cycle_usage, token), team, token)
@@ -233,12 +238,20 @@ class CycleLoop:
         emit = inp.emitter.emit
 
         def on_call(report: CallReport) -> None:
+            self._last_call[role] = report
             emit(EventKind.MODEL_CALL, report.payload(), cycle=index)
+
+        def on_retry(attempt: int, kind: str, wait: float) -> None:
+            emit(EventKind.RETRY, {"role": role, "attempt": attempt, "error_kind": kind,
+                                   "wait": round(wait, 3)}, cycle=index)
 
         def on_wait(role: str, elapsed: float) -> None:
             emit(EventKind.MODEL_WAIT, {"role": role, "elapsed": round(elapsed, 1)}, cycle=index)
 
-        client: Any = ObservedClient(inp.provider.client_for(role), role, on_call=on_call, on_wait=on_wait)
+        inner = inp.provider.client_for(role)
+        if hasattr(inner, "on_retry"):  # a RetryingClient (one per role for the run): this cycle reports its retries
+            inner.on_retry = on_retry
+        client: Any = ObservedClient(inner, role, on_call=on_call, on_wait=on_wait)
         schema = inp.schema if role == "specialist" else inp.plan_schema if role == "planner" else None
         if schema is not None:
             client = StructuredClient(client, schema, inp.provider.output_strategy,
@@ -355,6 +368,10 @@ class CycleLoop:
         u = payload.get("usage")
         if u is not None:
             payload["usage"] = usage.add(payload["source"], u["prompt_tokens"], u["completion_tokens"])
+            call = self._last_call.pop(payload["source"], None)
+            if call is not None:  # the model call this message or tool call came from
+                payload["latency"] = {"seconds": round(call.seconds, 3),
+                                      "ttft": None if call.ttft is None else round(call.ttft, 3)}
             for warning in [*usage.pop_warnings(), *self.inp.provider.take_notices()]:
                 self.inp.emitter.emit(EventKind.WARNING, {"message": warning}, cycle=index)
         self.inp.emitter.emit(kind, payload, cycle=index)

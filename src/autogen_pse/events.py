@@ -32,6 +32,10 @@ class EventKind(StrEnum):
     WARNING = "warning"
     MODEL_CALL = "model_call"  # one finished model call: role, tokens, seconds, tokens/s
     MODEL_WAIT = "model_wait"  # a model call still running: role, elapsed seconds (heartbeat)
+    PROMPT = "prompt"  # the system prompt one role received in one cycle: role, sha256, chars, text
+    RETRY = "retry"  # a failed model call about to be retried: role, attempt, error_kind, wait
+    INGESTED = "ingested"  # knowledge-base ingestion before the first turn: files, chunks, seconds
+    RESUMED = "resumed"  # an interrupted or error run continues: from_cycle, previous_status
     RUN_FINISHED = "run_finished"
 
 

@@ -24,6 +24,7 @@ from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, StoreErr
 from .events import EventEmitter, EventKind, EventSink
 from .grounding import Grounding, prepare_grounding
 from .preparation import PrepareOutcome, ensure_prepared, input_warnings
+from .provenance import provenance
 from .registry import ROLES, TaskSpec, load_task
 from .store import TraceStore
 from .store.files import atomic_write_text
@@ -156,14 +157,17 @@ async def execute(
         provider.use_compact_prompts(compact)
         emitter.emit(EventKind.RUN_STARTED, {
             "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
-            "trace_dir": str(run_dir), "workspace": str(workspace),
+            "trace_dir": str(run_dir), "workspace": str(workspace), "provenance": provenance(task.dir),
             "artifact": {"mode": "structured" if schema is not None else "prose",
                          "schema": schema.name if schema else None,
                          "strategy": provider.output_strategy if schema is not None else None, "compact": compact},
         })
         if prep.out_dir is not None:
             emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
-                                              "facts_path": str(prep.facts_path)})
+                                              "facts_path": str(prep.facts_path),
+                                              "seconds": round(prep.seconds, 3)})
+        if ground.ingest is not None:
+            emitter.emit(EventKind.INGESTED, ground.ingest)
         for warning in input_warnings(prep.prepared):
             emitter.emit(EventKind.WARNING, {"message": warning})
         for record in ground.retrievals:

@@ -35,7 +35,7 @@ __all__ = ["INDEX_SCHEMA_VERSION", "RunIndex", "open_or_rebuild"]
 
 log = logging.getLogger(__name__)
 
-INDEX_SCHEMA_VERSION = 1
+INDEX_SCHEMA_VERSION = 2
 MAX_LIMIT = 1000
 _BUSY_TIMEOUT_S = 10.0
 
@@ -56,6 +56,9 @@ _COLUMNS: tuple[tuple[str, str], ...] = (
     ("trace_dir", "TEXT NOT NULL"),
     ("verified", "INTEGER"),
     ("error", "TEXT"),
+    ("product_version", "TEXT"),
+    ("task_sha", "TEXT"),
+    ("prompt_sha", "TEXT"),
 )
 COLUMN_NAMES = tuple(name for name, _ in _COLUMNS)
 _SCHEMA = [
