@@ -110,7 +110,12 @@ def run(
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         return await execute(plan, settings, sinks=[sink], stop=stop, store=store)
 
-    result = asyncio.run(main())
+    try:
+        result = asyncio.run(main())
+    finally:
+        from .telemetry import close_active
+
+        close_active()  # the last spans, waiting a few seconds at most
     if json_out:
         out.print_json(result.model_dump_json())  # type: ignore[attr-defined]
     else:

@@ -29,6 +29,7 @@ from .registry import ROLES, TaskSpec, load_task
 from .store import TraceStore
 from .store.files import atomic_write_text
 from .store.ids import new_run_id
+from .telemetry import run_sinks
 from .usage import PriceTable, UsageTotals
 from .verdict import Outcome, Reason, Verdict
 
@@ -149,7 +150,7 @@ async def execute(
         await provider.close()
         raise
     workspace = run_dir / "workspace"
-    emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])])
+    emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or []), *run_sinks()])
     usage = UsageTotals(model_name=provider.name, prices=prices)
     try:
         schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)

@@ -1,0 +1,458 @@
+"""OpenTelemetry export of runs: one consumer of the event stream, on when an OTLP endpoint is set.
+
+Turned on by the standard variables: ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` or
+``OTEL_EXPORTER_OTLP_ENDPOINT`` (``OTEL_SDK_DISABLED=true`` turns it off again);
+``OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL`` picks ``http/protobuf`` (default) or ``grpc``; headers,
+timeout and batching come from the usual ``OTEL_EXPORTER_OTLP_*`` / ``OTEL_BSP_*`` variables,
+``OTEL_SERVICE_NAME`` names the service (default ``autogen-pse``). AutoGen's runtime
+message-delivery spans are off unless ``PSE_OTEL_RUNTIME_SPANS=1``. See docs/opentelemetry.md.
+
+Spans (OpenTelemetry GenAI semantic conventions)::
+
+    invoke_workflow <task>            the run: model, status, verdict, usage, cost, grounding score
+      prepare / ingest_knowledge      before the first turn (with their durations)
+      cycle <n>                       verdict, checks (events), grounding score, usage
+        <AutoGen's own spans>         autogen-core emits to the global tracer provider
+          chat <model>                one per model call: tokens, TTFT, retries as events
+
+Export never slows or breaks a run: spans go through a ``BatchSpanProcessor`` (a background
+thread), an unreachable collector logs one warning, and :meth:`Telemetry.close` waits at most
+``PSE_OTEL_CLOSE_TIMEOUT`` seconds (default 3) for the last batch.
+
+Usage::
+
+    telemetry = Telemetry.start()          # None when no endpoint is set (nothing imported)
+    sinks = [telemetry.sink()] if telemetry else []
+    ...
+    telemetry.close()
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from .events import EventKind, RunEvent
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+    from opentelemetry.sdk.trace.export import SpanExportResult
+    from opentelemetry.trace import Span, Tracer
+
+log = logging.getLogger(__name__)
+
+ENDPOINT_VARS = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+DEFAULT_TIMEOUT_S = 5.0  # per export request, when OTEL_EXPORTER_OTLP_[TRACES_]TIMEOUT is not set
+SCOPE = "autogen_pse"
+
+
+def endpoint(env: Mapping[str, str] | None = None) -> str | None:
+    """The OTLP endpoint the environment asks for, or None when export is off."""
+    env = os.environ if env is None else env
+    if env.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+        return None
+    for name in ENDPOINT_VARS:
+        if env.get(name, "").strip():
+            return env[name].strip()
+    return None
+
+
+class Telemetry:
+    """The process's tracer provider (installed as the global one, so AutoGen's spans join ours)."""
+
+    _active: Telemetry | None = None
+    _lock = threading.Lock()
+    _provider: TracerProvider | None = None  # one per process (the global provider can be set once)
+    _switch: _Switch | None = None
+
+    def __init__(self, processor: Any, exporter: _WarningExporter) -> None:
+        assert Telemetry._provider is not None
+        self.processor = processor
+        self.exporter = exporter
+        self.tracer: Tracer = Telemetry._provider.get_tracer(SCOPE)
+
+    @classmethod
+    def start(cls) -> Telemetry | None:
+        """The process's telemetry, created on first call; None when no endpoint is set."""
+        url = endpoint()
+        if url is None:
+            return None
+        with cls._lock:
+            if cls._active is None:
+                cls._active = cls._create(url)
+            return cls._active
+
+    @classmethod
+    def _create(cls, url: str) -> Telemetry:
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+        if cls._provider is None:
+            cls._install()
+        assert cls._switch is not None
+        exporter = _WarningExporter(_otlp_exporter(), url)
+        processor = BatchSpanProcessor(exporter)
+        cls._switch.delegate = processor
+        return cls(processor, exporter)
+
+    @classmethod
+    def _install(cls) -> None:
+        from opentelemetry import trace
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import TracerProvider
+
+        from . import __version__
+
+        service = os.environ.get("OTEL_SERVICE_NAME") or "autogen-pse"
+        if os.environ.get("PSE_OTEL_RUNTIME_SPANS", "").strip().lower() not in ("1", "true", "yes"):
+            # AutoGen's message-delivery spans (publish/process/ack: ~60 per cycle) cost more than the
+            # rest of the export together; its agent and tool spans (GenAI conventions) stay on
+            os.environ.setdefault("AUTOGEN_DISABLE_RUNTIME_TRACING", "true")
+        cls._switch = _Switch()
+        cls._provider = TracerProvider(resource=Resource.create({"service.name": service,
+                                                                  "service.version": __version__}))
+        cls._provider.add_span_processor(cls._switch)
+        current = trace.get_tracer_provider()
+        if type(current).__name__ in ("ProxyTracerProvider", "NoOpTracerProvider"):
+            trace.set_tracer_provider(cls._provider)
+        else:  # the host installed its own provider: AutoGen's spans go there; ours are exported here
+            log.warning("a global OpenTelemetry tracer provider is already set; AutoGen's spans go to it")
+
+    def sink(self) -> OtelSink:
+        """A consumer for one run's events (give it to the run's emitter)."""
+        return OtelSink(self.tracer)
+
+    def close(self, timeout: float | None = None) -> None:
+        """Export what is still queued, waiting at most ``timeout`` seconds (default
+        ``PSE_OTEL_CLOSE_TIMEOUT`` or 3); a collector that does not answer costs a warning."""
+        if timeout is None:
+            timeout = float(os.environ.get("PSE_OTEL_CLOSE_TIMEOUT") or 3)
+        with Telemetry._lock:
+            if Telemetry._active is self:
+                Telemetry._active = None
+            if Telemetry._switch is not None and Telemetry._switch.delegate is self.processor:
+                Telemetry._switch.delegate = None
+        done = threading.Event()
+
+        def flush() -> None:
+            try:
+                self.processor.force_flush(int(timeout * 1000))
+                self.processor.shutdown()
+            finally:
+                done.set()
+
+        threading.Thread(target=flush, name="otel-close", daemon=True).start()
+        if not done.wait(timeout):
+            log.warning("OpenTelemetry: the collector at %s did not take the last spans within %.0f s; "
+                        "they are dropped", self.exporter.url, timeout)
+
+
+class _Switch:
+    """The provider's one span processor: hands spans to the current export pipeline, if any."""
+
+    def __init__(self) -> None:
+        self.delegate: Any = None
+
+    def on_start(self, span: Any, parent_context: Any = None) -> None:
+        delegate = self.delegate
+        if delegate is not None:
+            delegate.on_start(span, parent_context=parent_context)
+
+    def _on_ending(self, span: Any) -> None:
+        pass
+
+    def on_end(self, span: Any) -> None:
+        delegate = self.delegate
+        if delegate is not None:
+            delegate.on_end(span)
+
+    def shutdown(self) -> None:
+        delegate = self.delegate
+        if delegate is not None:
+            delegate.shutdown()
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        delegate = self.delegate
+        return bool(delegate.force_flush(timeout_millis)) if delegate is not None else True
+
+
+def _otlp_exporter() -> Any:
+    protocol = (os.environ.get("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") or os.environ.get("OTEL_EXPORTER_OTLP_PROTOCOL")
+                or "http/protobuf").strip().lower()
+    timeout = None if (os.environ.get("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT")
+                       or os.environ.get("OTEL_EXPORTER_OTLP_TIMEOUT")) else DEFAULT_TIMEOUT_S
+    # the exporters log every failed attempt; _WarningExporter says it once instead
+    logging.getLogger("opentelemetry.exporter.otlp").setLevel(logging.CRITICAL)
+    if protocol == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcExporter
+
+        return GrpcExporter(timeout=timeout)
+    if protocol not in ("http/protobuf", "http"):
+        log.warning("OTEL_EXPORTER_OTLP_PROTOCOL=%s is not supported; using http/protobuf", protocol)
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter as HttpExporter
+
+    return HttpExporter(timeout=timeout)
+
+
+class _WarningExporter:
+    """Delegates to the OTLP exporter; the first failed batch logs one warning (the run goes on)."""
+
+    def __init__(self, inner: Any, url: str) -> None:
+        self.inner = inner
+        self.url = url
+        self.failed_spans = 0
+        self.exported_spans = 0
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        from opentelemetry.sdk.trace.export import SpanExportResult
+
+        try:
+            result = self.inner.export(spans)
+        except Exception as exc:  # an exporter bug must not reach the batch thread
+            log.debug("OTLP export raised %s", exc)
+            result = SpanExportResult.FAILURE
+        if result is SpanExportResult.SUCCESS:
+            self.exported_spans += len(spans)
+        else:
+            if not self.failed_spans:
+                log.warning("OpenTelemetry: cannot export spans to %s (collector unreachable or refusing); "
+                            "runs go on without export", self.url)
+            self.failed_spans += len(spans)
+        return result
+
+    def shutdown(self) -> None:
+        self.inner.shutdown()
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        return bool(self.inner.force_flush(timeout_millis))
+
+
+def _ns(ts: str) -> int:
+    """Event time (ISO 8601, ``Z``) in nanoseconds since the epoch."""
+    return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp() * 1e9)
+
+
+def _provider_name(model: str) -> str:
+    return {"openai": "openai", "local": "llama_cpp", "scripted": "scripted"}.get(model.split(":", 1)[0], "unknown")
+
+
+class OtelSink:
+    """Turns one run's events into spans (see the module docstring). Called synchronously by the
+    run's emitter; the run and cycle spans become the current context of the task that emits
+    ``run_started`` / ``cycle_started`` (the run's own task), so spans AutoGen opens nest below."""
+
+    def __init__(self, tracer: Tracer) -> None:
+        self.tracer = tracer
+        self.model = ""
+        self._run: Span | None = None
+        self._cycle: Span | None = None
+        self._tokens: list[Any] = []  # context tokens, attached in order (run, cycle)
+        self._retries: dict[str, list[dict[str, Any]]] = {}
+
+    def __call__(self, event: RunEvent) -> None:
+        handler = _HANDLERS.get(event.kind)
+        if handler is None:
+            return
+        try:
+            handler(self, event, event.payload)
+        except Exception as exc:  # telemetry never breaks a run
+            log.debug("OpenTelemetry sink: %s on %s", exc, event.kind)
+
+    # --- spans -------------------------------------------------------------------------------
+    def _attach(self, span: Span) -> None:
+        from opentelemetry import context, trace
+
+        self._tokens.append(context.attach(trace.set_span_in_context(span)))
+
+    def _detach(self) -> None:
+        from opentelemetry import context
+
+        if self._tokens:
+            context.detach(self._tokens.pop())
+
+    def _child(self, name: str, start: int, parent: Span | None, **attrs: Any) -> Span:
+        from opentelemetry import trace
+
+        ctx = trace.set_span_in_context(parent) if parent is not None else None
+        return self.tracer.start_span(name, context=ctx, start_time=start,
+                                      attributes={k.replace("__", "."): v for k, v in attrs.items() if v is not None})
+
+    def _run_started(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.model = str(p.get("model") or "")
+        prov = p.get("provenance") or {}
+        self._run = self.tracer.start_span(f"invoke_workflow {p.get('task')}", start_time=_ns(e.ts), attributes={
+            "gen_ai.operation.name": "invoke_workflow", "gen_ai.workflow.name": str(p.get("task")),
+            "gen_ai.request.model": self.model, "gen_ai.provider.name": _provider_name(self.model),
+            "gen_ai.conversation.id": e.run_id, "pse.run_id": e.run_id, "pse.task": str(p.get("task")),
+            "pse.artifact.mode": str((p.get("artifact") or {}).get("mode")),
+            **{f"pse.{k}": str(v) for k, v in prov.items() if v is not None}})
+        self._attach(self._run)
+
+    def _timed(self, name: str, e: RunEvent, seconds: Any, attrs: dict[str, Any]) -> None:
+        end = _ns(e.ts)
+        start = end - int(float(seconds or 0) * 1e9)
+        span = self._child(name, start, self._run, **attrs)
+        span.end(end_time=end)
+
+    def _prepared(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self._timed("prepare", e, p.get("seconds"), {"pse__facts": p.get("facts"),
+                                                     "pse__reprepared": bool(p.get("reprepared"))})
+
+    def _ingested(self, e: RunEvent, p: dict[str, Any]) -> None:
+        seconds = float(p.get("seconds") or 0) + float(p.get("retrieval_seconds") or 0)
+        self._timed("ingest_knowledge", e, seconds, {
+            "gen_ai.operation.name": "retrieval", "gen_ai.data_source.id": p.get("collection"),
+            "pse__chunks_added": p.get("chunks_added"), "pse__queries": p.get("queries")})
+
+    def _resumed(self, e: RunEvent, p: dict[str, Any]) -> None:
+        if self._run is not None:
+            self._run.add_event("pse.resumed", {"pse.from_cycle": int(p.get("from_cycle") or 0)}, _ns(e.ts))
+
+    def _cycle_started(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self._end_cycle(e)
+        self._cycle = self._child(f"cycle {p.get('index')}", _ns(e.ts), self._run,
+                                  pse__cycle__index=int(p.get("index") or e.cycle),
+                                  pse__cycle__kind=str(p.get("kind")))
+        self._attach(self._cycle)
+
+    def _prompt(self, e: RunEvent, p: dict[str, Any]) -> None:
+        if self._cycle is not None:
+            self._cycle.add_event("pse.prompt", {"gen_ai.agent.name": str(p.get("role")),
+                                                 "pse.sha256": str(p.get("sha256")), "pse.chars": int(p["chars"])},
+                                  _ns(e.ts))
+
+    def _retry(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self._retries.setdefault(str(p.get("role")), []).append({"ts": e.ts, **p})
+
+    def _model_call(self, e: RunEvent, p: dict[str, Any]) -> None:
+        from opentelemetry.trace import SpanKind
+
+        end = _ns(e.ts)
+        role = str(p.get("role"))
+        retries = self._retries.pop(role, [])
+        attrs = {"gen_ai.operation.name": "chat", "gen_ai.request.model": self.model,
+                 "gen_ai.provider.name": _provider_name(self.model), "gen_ai.agent.name": role,
+                 "gen_ai.usage.input_tokens": int(p.get("prompt_tokens") or 0),
+                 "gen_ai.usage.output_tokens": int(p.get("completion_tokens") or 0),
+                 "pse.retries": len(retries)}
+        if p.get("ttft") is not None:
+            attrs["gen_ai.response.time_to_first_chunk"] = float(p["ttft"])
+        span = self.tracer.start_span(f"chat {self.model}", kind=SpanKind.CLIENT,
+                                      start_time=end - int(float(p.get("seconds") or 0) * 1e9), attributes=attrs)
+        for r in retries:
+            span.add_event("gen_ai.retry", {"pse.attempt": int(r.get("attempt") or 0),
+                                            "error.type": str(r.get("error_kind")),
+                                            "pse.wait_s": float(r.get("wait") or 0)}, _ns(r["ts"]))
+        span.end(end_time=end)
+
+    def _check(self, e: RunEvent, p: dict[str, Any]) -> None:
+        span = self._cycle if p.get("phase") == "cycle" and self._cycle is not None else self._run
+        if span is not None:
+            span.add_event("pse.check", {"pse.check.name": str(p.get("name")), "pse.check.ok": bool(p.get("ok")),
+                                         "pse.check.severity": str(p.get("severity")),
+                                         "pse.check.phase": str(p.get("phase"))}, _ns(e.ts))
+
+    def _ledger(self, e: RunEvent, p: dict[str, Any]) -> None:
+        span = self._cycle if p.get("phase") == "cycle" and self._cycle is not None else self._run
+        if span is not None and p.get("grounding") is not None:
+            span.set_attribute("pse.grounding.score", float(p["grounding"]))
+
+    def _verdict(self, e: RunEvent, p: dict[str, Any]) -> None:
+        if self._cycle is not None:
+            self._cycle.set_attributes({"pse.verdict.outcome": str(p.get("outcome")),
+                                        "pse.verdict.reason": str(p.get("reason")),
+                                        "pse.verdict.origin": str(p.get("origin")),
+                                        "pse.verdict.issues": len(p.get("issues") or [])})
+
+    def _warning(self, e: RunEvent, p: dict[str, Any]) -> None:
+        span = self._cycle or self._run
+        if span is not None:
+            span.add_event("pse.warning", {"pse.message": str(p.get("message"))[:500]}, _ns(e.ts))
+
+    def _cycle_finished(self, e: RunEvent, p: dict[str, Any]) -> None:
+        if self._cycle is not None:
+            self._cycle.set_attributes(_usage_attrs(p.get("usage")))
+        self._end_cycle(e)
+
+    def _end_cycle(self, e: RunEvent) -> None:
+        if self._cycle is not None:
+            self._cycle.end(end_time=_ns(e.ts))
+            self._cycle = None
+            self._detach()
+
+    def _artifact(self, e: RunEvent, p: dict[str, Any]) -> None:
+        if self._run is None:
+            return
+        self._run.set_attribute("pse.verified", bool(p.get("verified")))
+        grounding = p.get("grounding") or {}
+        if grounding.get("score") is not None:
+            self._run.set_attribute("pse.grounding.score", float(grounding["score"]))
+
+    def _run_finished(self, e: RunEvent, p: dict[str, Any]) -> None:
+        from opentelemetry.trace import Status, StatusCode
+
+        self._end_cycle(e)
+        if self._run is None:
+            return
+        verdict = p.get("verdict")
+        outcome = verdict.get("outcome") if isinstance(verdict, dict) else verdict
+        attrs = {"pse.status": str(p.get("status")), "pse.verdict": str(outcome), "pse.reason": str(p.get("reason")),
+                 "pse.limit": p.get("limit"), "pse.cycles": int(p.get("cycles") or 0),
+                 "pse.verified": bool(p.get("verified")), **_usage_attrs(p.get("usage"))}
+        self._run.set_attributes({k: v for k, v in attrs.items() if v is not None})
+        if p.get("status") == "error":
+            self._run.set_status(Status(StatusCode.ERROR, str(p.get("error") or "")[:300]))
+        self._run.end(end_time=_ns(e.ts))
+        self._run = None
+        while self._tokens:
+            self._detach()
+
+
+def _usage_attrs(usage: Any) -> dict[str, Any]:
+    if not isinstance(usage, dict):
+        return {}
+    attrs: dict[str, Any] = {"gen_ai.usage.input_tokens": int(usage.get("prompt_tokens") or 0),
+                             "gen_ai.usage.output_tokens": int(usage.get("completion_tokens") or 0),
+                             "pse.model_calls": int(usage.get("model_calls") or 0)}
+    if usage.get("cost") is not None:
+        attrs["pse.cost"] = float(usage["cost"])
+    return attrs
+
+
+_HANDLERS = {
+    EventKind.RUN_STARTED: OtelSink._run_started,
+    EventKind.PREPARED: OtelSink._prepared,
+    EventKind.INGESTED: OtelSink._ingested,
+    EventKind.RESUMED: OtelSink._resumed,
+    EventKind.CYCLE_STARTED: OtelSink._cycle_started,
+    EventKind.PROMPT: OtelSink._prompt,
+    EventKind.RETRY: OtelSink._retry,
+    EventKind.MODEL_CALL: OtelSink._model_call,
+    EventKind.CHECK: OtelSink._check,
+    EventKind.LEDGER: OtelSink._ledger,
+    EventKind.VERDICT: OtelSink._verdict,
+    EventKind.WARNING: OtelSink._warning,
+    EventKind.CYCLE_FINISHED: OtelSink._cycle_finished,
+    EventKind.ARTIFACT: OtelSink._artifact,
+    EventKind.RUN_FINISHED: OtelSink._run_finished,
+}
+
+def run_sinks() -> list[OtelSink]:
+    """``[sink]`` for a run when export is on, else ``[]`` (without importing OpenTelemetry)."""
+    if endpoint() is None:
+        return []
+    telemetry = Telemetry.start()
+    return [telemetry.sink()] if telemetry is not None else []
+
+
+def close_active(timeout: float | None = None) -> None:
+    """Close the process's telemetry if it was started (CLI exit, server shutdown)."""
+    active = Telemetry._active
+    if active is not None:
+        active.close(timeout)
+
+
+__all__ = ["ENDPOINT_VARS", "OtelSink", "Telemetry", "close_active", "endpoint", "run_sinks"]
