@@ -156,6 +156,16 @@ class RunIndex:
         with self._connect() as conn:
             conn.execute(_UPSERT, _row_values(row))
 
+    def delete(self, run_id: str) -> bool:
+        """Remove the row of ``run_id``; True when there was one.
+
+        Raises:
+            UserError: invalid id.  StoreError: the database failed.
+        """
+        validate_run_id(run_id)
+        with self._connect() as conn:
+            return conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,)).rowcount > 0
+
     def get(self, run_id: str) -> RunRow | None:
         """The row of ``run_id``, None if the index has none (invalid ids raise UserError)."""
         validate_run_id(run_id)
