@@ -71,7 +71,7 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
 
 @app.command()
 def run(
-    task: Annotated[str, typer.Argument(help="Task name (see `pse list`)")],
+    task: Annotated[str | None, typer.Argument(help="Task name (see `pse list`); not with --resume")] = None,
     model: Annotated[str | None, typer.Option("--model", "-m", help="local | openai:<model> | scripted:<file>")] = None,
     max_cycles: Annotated[int | None, typer.Option("--max-cycles", min=1, max=50)] = None,
     var: Annotated[list[str] | None, typer.Option("--var", help="KEY=VALUE for the task (repeatable)")] = None,
@@ -79,8 +79,13 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live output")] = False,
     artifact: Annotated[str | None, typer.Option(
         "--artifact", help="auto | structured | prose (default: PSE_ARTIFACT_MODE, auto)")] = None,
+    resume: Annotated[str | None, typer.Option(
+        "--resume", help="RUN_ID of an interrupted, cancelled or error run: continue after its last completed cycle",
+    )] = None,
 ) -> None:
-    """Run TASK; shows every turn live and ends with a summary and the trace path."""
+    """Run TASK; shows every turn live and ends with a summary and the trace path.
+
+    With --resume RUN_ID: continue that run in the same trace (same task, vars and limits)."""
     from .console import ConsoleSink, forecast_lines, print_summary
     from .models import call_seconds_hint
     from .runner import RunRequest, execute, plan_run, prepare_plan
@@ -91,8 +96,19 @@ def run(
         if artifact not in ("auto", "structured", "prose"):
             raise UserError(f"--artifact {artifact!r}: use auto, structured or prose")
         settings = settings.model_copy(update={"artifact_mode": artifact})
-    request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
-    plan = prepare_plan(plan_run(request, settings), settings)  # bad inputs: exit 2, nothing written
+    if resume is not None:
+        from .resume import plan_resume
+        from .store.ids import validate_run_id
+
+        if task is not None or var or max_cycles is not None:
+            raise UserError("--resume RUN_ID takes the run's own task, --var values and limits; "
+                            "pass only --resume (and optionally --model)")
+        plan = prepare_plan(plan_resume(validate_run_id(resume), settings, model=model), settings)
+    elif task is None:
+        raise UserError("missing TASK: `pse run TASK` (see `pse list`) or `pse run --resume RUN_ID`")
+    else:
+        request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
+        plan = prepare_plan(plan_run(request, settings), settings)  # bad inputs: exit 2, nothing written
     store = TraceStore(settings)
     store.check_writable()  # a clear error before anything of the run starts
     recover_interrupted(store)

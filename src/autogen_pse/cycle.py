@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,23 @@ class Limits:
         return dict(self.__dict__)
 
 
+@dataclass(frozen=True)
+class ResumePoint:
+    """Where a resumed run continues: the loop state after its last completed cycle (``cycle``),
+    as :attr:`CycleInputs.on_checkpoint` saved it."""
+
+    cycle: int
+    artifact: str
+    verdict: dict[str, Any]
+    partial: int
+    fail: int
+    next_kind: str
+    next_text: str
+
+    def checkpoint(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
 @dataclass
 class CycleInputs:
     """Everything the loop needs; built by :mod:`autogen_pse.runner`."""
@@ -81,6 +99,8 @@ class CycleInputs:
     plan_schema: ArtifactSchema | None = None  # compact runs: the planner's list of steps
     compact: bool = False  # compact prompts, a shared system prefix and evidence-only evaluator view
     system_prefix: str = ""
+    resume: ResumePoint | None = None  # continue after this completed cycle (``pse run --resume``)
+    on_checkpoint: Callable[[ResumePoint], None] | None = None  # after each cycle that does not end the run
 
 
 @dataclass
@@ -128,6 +148,11 @@ class CycleLoop:
         inp, limits = self.inp, self.inp.limits
         kind, text, index = "initial", inp.task_text, 0
         verdict: Verdict | None = None
+        if inp.resume is not None:  # fresh agents; the saved artifact, issues and counters
+            r = inp.resume
+            kind, text, index = r.next_kind, r.next_text, r.cycle
+            self.artifact, self.partial, self.fail = r.artifact, r.partial, r.fail
+            verdict = Verdict.model_validate(r.verdict)
         while True:
             index += 1
             try:
@@ -161,6 +186,9 @@ class CycleLoop:
                 return self._limited("max_cycles", f"{limits.max_cycles} cycles", verdict, index)
             if limits.token_budget is not None and inp.usage.total_tokens >= limits.token_budget:
                 return self._limited("token_budget", f"{limits.token_budget} tokens", verdict, index)
+            if inp.on_checkpoint is not None:
+                inp.on_checkpoint(ResumePoint(cycle=index, artifact=self.artifact, verdict=_verdict_dict(verdict),
+                                              partial=self.partial, fail=self.fail, next_kind=kind, next_text=text))
 
     # --- one cycle ---------------------------------------------------------------------------
 

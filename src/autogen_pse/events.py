@@ -69,10 +69,10 @@ class EventEmitter:
     an exception from a sink (e.g. :class:`~autogen_pse.errors.StoreError`) propagates to the run.
     """
 
-    def __init__(self, run_id: str, sinks: list[EventSink] | None = None) -> None:
+    def __init__(self, run_id: str, sinks: list[EventSink] | None = None, *, last_seq: int = 0) -> None:
         self.run_id = run_id
         self._sinks: list[EventSink] = list(sinks or [])
-        self._seq = 0
+        self._seq = last_seq  # a resumed run continues its trace's numbering
         self.current_cycle = 0  # set by the cycle loop; for events raised from inside a cycle's tools
 
     def add_sink(self, sink: EventSink) -> None:

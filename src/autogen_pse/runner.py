@@ -26,6 +26,7 @@ from .grounding import Grounding, prepare_grounding
 from .preparation import PrepareOutcome, ensure_prepared, input_warnings
 from .provenance import provenance
 from .registry import ROLES, TaskSpec, load_task
+from .resume import save_checkpoint
 from .store import TraceStore
 from .store.files import atomic_write_text
 from .store.ids import new_run_id
@@ -81,6 +82,7 @@ class PreparedRun:
     limits: Limits
     run_id: str = field(default_factory=new_run_id)
     prep: PrepareOutcome | None = None  # set by :func:`prepare_plan` so bad inputs surface early
+    resume: Any = None  # autogen_pse.resume.Resumption: continue this run's trace (``pse run --resume``)
 
 
 def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
@@ -144,35 +146,27 @@ async def execute(
         ground: Grounding = prepare_grounding(task, prep.prepared, settings, remote=provider.remote)
         if not provider.priced:
             prices.mark_free(provider.name)
-        run_dir = store.create_run(plan.run_id)
-        trace_sink = store.sink(plan.run_id)
+        if plan.resume is not None:  # the same trace goes on
+            run_dir = store.run_dir(plan.run_id)
+            trace_sink = store.sink(plan.run_id, reopen=True)
+        else:
+            run_dir = store.create_run(plan.run_id)
+            trace_sink = store.sink(plan.run_id)
     except BaseException:
         await provider.close()
         raise
     workspace = run_dir / "workspace"
-    emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or []), *run_sinks()])
+    emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or []), *run_sinks()],
+                           last_seq=trace_sink.last_seq)
     usage = UsageTotals(model_name=provider.name, prices=prices)
     try:
         schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)
         compact = schema is not None and provider.compact_prompts and task.compact_prompts is not None
         provider.use_compact_prompts(compact)
-        emitter.emit(EventKind.RUN_STARTED, {
-            "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
-            "trace_dir": str(run_dir), "workspace": str(workspace), "provenance": provenance(task.dir),
-            "artifact": {"mode": "structured" if schema is not None else "prose",
-                         "schema": schema.name if schema else None,
-                         "strategy": provider.output_strategy if schema is not None else None, "compact": compact},
-        })
-        if prep.out_dir is not None:
-            emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
-                                              "facts_path": str(prep.facts_path),
-                                              "seconds": round(prep.seconds, 3)})
-        if ground.ingest is not None:
-            emitter.emit(EventKind.INGESTED, ground.ingest)
-        for warning in input_warnings(prep.prepared):
-            emitter.emit(EventKind.WARNING, {"message": warning})
-        for record in ground.retrievals:
-            emitter.emit(EventKind.RETRIEVAL, record)
+        if plan.resume is not None:
+            _emit_resumed(plan, provider, emitter)
+        else:
+            _emit_started(plan, provider, emitter, prep, ground, schema, compact, run_dir)
         stop = stop or asyncio.Event()
         cancel = threading.Event()  # the stop, for hooks running subprocesses in worker threads
         checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
@@ -186,6 +180,8 @@ async def execute(
             context={} if compact else {r: ground.redact(ground.context.get(r, "")) for r in ROLES},
             schema=schema, plan_schema=PLAN_SCHEMA if compact else None, compact=compact,
             system_prefix=ground.redact(schema.brief) if compact and schema is not None else "",
+            resume=plan.resume.point if plan.resume is not None else None,
+            on_checkpoint=lambda point: save_checkpoint(run_dir, point, provider, plan.model),
         )
         bridge = asyncio.ensure_future(_when_set(stop, cancel))
         try:
@@ -209,6 +205,42 @@ async def execute(
             trace_sink.close()
         except StoreError as exc:
             log.error("run %s: %s", plan.run_id, exc)
+
+
+def _emit_started(plan: PreparedRun, provider: Any, emitter: EventEmitter, prep: PrepareOutcome, ground: Grounding,
+                  schema: ArtifactSchema | None, compact: bool, run_dir: Path) -> None:
+    """The events of a new run before its first cycle: start, prepare, ingestion, input warnings, retrieval."""
+    task, request, workspace = plan.task, plan.request, run_dir / "workspace"
+    emitter.emit(EventKind.RUN_STARTED, {
+        "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
+        "trace_dir": str(run_dir), "workspace": str(workspace), "provenance": provenance(task.dir),
+        "model_spec": plan.model,
+        "artifact": {"mode": "structured" if schema is not None else "prose",
+                     "schema": schema.name if schema else None,
+                     "strategy": provider.output_strategy if schema is not None else None, "compact": compact},
+    })
+    if prep.out_dir is not None:
+        emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
+                                          "facts_path": str(prep.facts_path),
+                                          "seconds": round(prep.seconds, 3)})
+    if ground.ingest is not None:
+        emitter.emit(EventKind.INGESTED, ground.ingest)
+    for warning in input_warnings(prep.prepared):
+        emitter.emit(EventKind.WARNING, {"message": warning})
+    for record in ground.retrievals:
+        emitter.emit(EventKind.RETRIEVAL, record)
+
+
+def _emit_resumed(plan: PreparedRun, provider: Any, emitter: EventEmitter) -> None:
+    """A resumed run: the ``resumed`` event; a scripted model goes on where the saved cycle left it."""
+    assert plan.resume is not None
+    r = plan.resume
+    if r.cursors and r.model_spec == plan.model and hasattr(provider, "restore_cursors"):
+        provider.restore_cursors(r.cursors)
+    emitter.emit(EventKind.RESUMED, {
+        "from_cycle": (r.point.cycle if r.point else 0) + 1, "previous_status": r.previous_status,
+        "previous_error": r.previous_error, "last_seq": r.last_seq, "task": plan.task.name, "model": provider.name,
+        "model_spec": plan.model, "vars": plan.request.vars, "limits": plan.limits.as_dict()})
 
 
 def _tools(task: TaskSpec, workspace: Path, settings: Settings, supports: bool, ground: Grounding,

@@ -308,8 +308,12 @@ class OtelSink:
             "pse__chunks_added": p.get("chunks_added"), "pse__queries": p.get("queries")})
 
     def _resumed(self, e: RunEvent, p: dict[str, Any]) -> None:
-        if self._run is not None:
-            self._run.add_event("pse.resumed", {"pse.from_cycle": int(p.get("from_cycle") or 0)}, _ns(e.ts))
+        if self._run is None:  # a resumed run in a new process: a run span of its own, in a new trace
+            self._run_started(e, p)
+            self._run.set_attribute("pse.resumed", True)  # type: ignore[union-attr]
+        assert self._run is not None
+        self._run.add_event("pse.resumed", {"pse.from_cycle": int(p.get("from_cycle") or 0),
+                                            "pse.previous_status": str(p.get("previous_status"))}, _ns(e.ts))
 
     def _cycle_started(self, e: RunEvent, p: dict[str, Any]) -> None:
         self._end_cycle(e)

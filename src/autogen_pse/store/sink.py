@@ -36,12 +36,14 @@ class RunSink:
     the index from the trace files at any time.
     """
 
-    def __init__(self, run_id: str, run_dir: Path, index: RunIndex | None) -> None:
+    def __init__(self, run_id: str, run_dir: Path, index: RunIndex | None, *, reopen: bool = False) -> None:
         self.run_id = run_id
         self.run_dir = Path(run_dir)
         self._index = index
         self._log = EventLog(self.run_dir / EVENTS_FILE)
-        self._builder = TraceBuilder()
+        # reopen: a resumed run appends to its trace; the document goes on from the recorded events
+        self._builder = (TraceBuilder.from_events(e for e in self._log.read() if e.run_id == run_id)
+                         if reopen else TraceBuilder())
         self.index_error: str | None = None
         self.closed = False
 
@@ -49,6 +51,11 @@ class RunSink:
     def trace_path(self) -> Path:
         """``traces/<run_id>/trace.json``."""
         return self.run_dir / TRACE_FILE
+
+    @property
+    def last_seq(self) -> int:
+        """``seq`` of the last event in the trace (where a resumed run's numbering continues)."""
+        return self._builder.last_seq
 
     def document(self) -> dict[str, Any]:
         """The trace document as of the last handled event (a copy)."""
