@@ -198,10 +198,12 @@ def _configure_logging() -> None:
 
 def _register_subcommands() -> None:
     from .cli_check import check
+    from .cli_replay import replay
     from .cli_trace import trace_app
     from .knowledge.cli import kb_app
 
     app.command("check")(check)
+    app.command("replay")(replay)
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 

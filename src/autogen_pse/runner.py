@@ -83,6 +83,7 @@ class PreparedRun:
     run_id: str = field(default_factory=new_run_id)
     prep: PrepareOutcome | None = None  # set by :func:`prepare_plan` so bad inputs surface early
     resume: Any = None  # autogen_pse.resume.Resumption: continue this run's trace (``pse run --resume``)
+    replay_of: str | None = None  # the run whose recorded replies this run replays (``pse replay``)
 
 
 def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
@@ -215,6 +216,7 @@ def _emit_started(plan: PreparedRun, provider: Any, emitter: EventEmitter, prep:
         "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
         "trace_dir": str(run_dir), "workspace": str(workspace), "provenance": provenance(task.dir),
         "model_spec": plan.model,
+        **({"replay_of": plan.replay_of} if plan.replay_of else {}),
         "artifact": {"mode": "structured" if schema is not None else "prose",
                      "schema": schema.name if schema else None,
                      "strategy": provider.output_strategy if schema is not None else None, "compact": compact},
