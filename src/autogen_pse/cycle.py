@@ -41,6 +41,7 @@ from .messages import message_event
 from .models.observed import CallReport, ObservedClient
 from .provenance import text_sha
 from .registry import ROLES, TaskSpec
+from .resume import ResumePoint
 from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
@@ -59,23 +60,6 @@ class Limits:
     token_budget: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class ResumePoint:
-    """Where a resumed run continues: the loop state after its last completed cycle (``cycle``),
-    as :attr:`CycleInputs.on_checkpoint` saved it."""
-
-    cycle: int
-    artifact: str
-    verdict: dict[str, Any]
-    partial: int
-    fail: int
-    next_kind: str
-    next_text: str
-
-    def checkpoint(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
@@ -143,6 +127,7 @@ class CycleLoop:
         # it read the same artifact, so the checks run once per artifact.
         self._checked: dict[str, tuple[str, list[CheckResult], Ledger | None]] = {}
         self._last_call: dict[str, CallReport] = {}  # role → its last finished model call (latency of its message)
+        self._store_error: StoreError | None = None  # a trace write that failed inside a model call
 
     async def run(self) -> RunOutcome:
         inp, limits = self.inp, self.inp.limits
@@ -215,6 +200,8 @@ class CycleLoop:
         token = CancellationToken()  # cancelled on a stop: model calls, retry waits and tools end at once
         try:
             await self._guarded(self._chat(team, text, index, cycle_usage, token), team, token)
+            if self._store_error is not None:
+                raise self._store_error
             verdict, origin = await self._read_verdict(team, index, cycle_usage, token)
         finally:  # calls of an interrupted cycle still count in the run's usage
             inp.usage.merge(cycle_usage)
@@ -267,14 +254,14 @@ class CycleLoop:
 
         def on_call(report: CallReport) -> None:
             self._last_call[role] = report
-            emit(EventKind.MODEL_CALL, report.payload(), cycle=index)
+            self._side_emit(EventKind.MODEL_CALL, report.payload(), index)
 
         def on_retry(attempt: int, kind: str, wait: float) -> None:
-            emit(EventKind.RETRY, {"role": role, "attempt": attempt, "error_kind": kind,
-                                   "wait": round(wait, 3)}, cycle=index)
+            self._side_emit(EventKind.RETRY, {"role": role, "attempt": attempt, "error_kind": kind,
+                                              "wait": round(wait, 3)}, index)
 
         def on_wait(role: str, elapsed: float) -> None:
-            emit(EventKind.MODEL_WAIT, {"role": role, "elapsed": round(elapsed, 1)}, cycle=index)
+            self._side_emit(EventKind.MODEL_WAIT, {"role": role, "elapsed": round(elapsed, 1)}, index)
 
         inner = inp.provider.client_for(role)
         if hasattr(inner, "on_retry"):  # a RetryingClient (one per role for the run): this cycle reports its retries
@@ -388,7 +375,20 @@ class CycleLoop:
         finally:
             stop_wait.cancel()
 
+    def _side_emit(self, kind: EventKind, payload: dict[str, Any], index: int) -> None:
+        """Emit from inside a model call (progress, retries). A trace write that fails there must
+        not become a model error (AutoGen would wrap it): it is kept and raised at the loop's next
+        event, so the run still stops naming the file it could not write."""
+        if self._store_error is not None:
+            return
+        try:
+            self.inp.emitter.emit(kind, payload, cycle=index)
+        except StoreError as exc:
+            self._store_error = exc
+
     def _emit_item(self, item: BaseAgentEvent | BaseChatMessage, index: int, usage: UsageTotals) -> None:
+        if self._store_error is not None:
+            raise self._store_error
         converted = message_event(item, self.inp.output_cap)
         if converted is None:
             return

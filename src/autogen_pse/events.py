@@ -84,8 +84,11 @@ class EventEmitter:
 
     def emit(self, kind: EventKind, payload: dict[str, Any] | None = None, *, cycle: int = 0) -> RunEvent:
         """Create the next event and deliver it to every sink; returns the event."""
-        self._seq += 1
-        event = RunEvent(run_id=self.run_id, seq=self._seq, cycle=cycle, kind=kind, payload=payload or {})
-        for sink in self._sinks:
+        event = RunEvent(run_id=self.run_id, seq=self._seq + 1, cycle=cycle, kind=kind, payload=payload or {})
+        if not self._sinks:
+            self._seq = event.seq
+        for n, sink in enumerate(self._sinks):
             sink(event)
+            if n == 0:  # recorded by the first sink (the trace): the number is taken; else it is free again
+                self._seq = event.seq
         return event

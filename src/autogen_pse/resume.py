@@ -4,7 +4,8 @@ After every cycle that does not end the run, the cycle loop's state is saved ato
 ``traces/<run_id>/checkpoint.json``: the cycle index, the artifact, the verdict (with its issues),
 the PARTIAL/FAIL counters, the next cycle's kind and task text, the model spec and — for a
 scripted model — its reply cursors. A resumed run builds fresh agents, restores that state, and
-appends to the same trace (``seq`` goes on) after a ``resumed`` event. Without a checkpoint (the
+appends to the same trace (``seq`` goes on) after a ``resumed`` event; its usage totals (and the
+token budget) start from the recorded calls, those of the interrupted cycle included. Without a checkpoint (the
 run died in its first cycle) it starts again at cycle 1. A files task's ``workspace/`` is the
 run's own folder: files written by the interrupted cycle stay in it.
 """
@@ -16,13 +17,29 @@ from pathlib import Path
 from typing import Any
 
 from .config import Settings
-from .cycle import Limits, ResumePoint
 from .errors import UserError
 from .store.files import atomic_write_json, is_locked
 from .store.layout import EVENTS_FILE
 
 CHECKPOINT_FILE = "checkpoint.json"
 RESUMABLE = ("interrupted", "error", "cancelled")
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """Where a resumed run continues: the loop state after its last completed cycle (``cycle``),
+    as :attr:`CycleInputs.on_checkpoint` saved it."""
+
+    cycle: int
+    artifact: str
+    verdict: dict[str, Any]
+    partial: int
+    fail: int
+    next_kind: str
+    next_text: str
+
+    def checkpoint(self) -> dict[str, Any]:
+        return dict(self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -35,6 +52,7 @@ class Resumption:
     last_seq: int
     cursors: dict[str, int] | None
     model_spec: str | None
+    usage: tuple[tuple[str, int, int], ...] = ()  # (role, prompt, completion) of every recorded model call
 
 
 def save_checkpoint(run_dir: Path, point: ResumePoint, provider: Any, model_spec: str) -> None:
@@ -66,6 +84,7 @@ def plan_resume(run_id: str, settings: Settings, *, model: str | None = None, st
         UserError: invalid or unknown id, a run still running or one that ended normally, a
             task or model that no longer validates, an unreadable checkpoint.
     """
+    from .cycle import Limits
     from .runner import RunRequest, plan_run
     from .store import TraceStore
 
@@ -95,5 +114,9 @@ def plan_resume(run_id: str, settings: Settings, *, model: str | None = None, st
     plan.run_id = run_id
     plan.resume = Resumption(point=point, previous_status=status, previous_error=doc.get("error"),
                              last_seq=events[-1].seq if events else 0, cursors=raw.get("cursors"),
-                             model_spec=raw.get("model_spec"))
+                             model_spec=raw.get("model_spec"), usage=tuple(
+                                 (str(e.payload.get("source")), int(e.payload["usage"].get("prompt_tokens") or 0),
+                                  int(e.payload["usage"].get("completion_tokens") or 0))
+                                 for e in events if e.kind in ("message", "tool_call")
+                                 and isinstance(e.payload.get("usage"), dict)))
     return plan

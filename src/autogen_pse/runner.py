@@ -160,6 +160,10 @@ async def execute(
     emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or []), *run_sinks()],
                            last_seq=trace_sink.last_seq)
     usage = UsageTotals(model_name=provider.name, prices=prices)
+    if plan.resume is not None:  # the run's totals (and its token budget) include the recorded calls
+        for role, prompt_tokens, completion_tokens in plan.resume.usage:
+            usage.add(role, prompt_tokens, completion_tokens)
+        usage.pop_warnings()
     try:
         schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)
         compact = schema is not None and provider.compact_prompts and task.compact_prompts is not None

@@ -56,6 +56,9 @@ def test_resume_after_sigkill_mid_cycle_ends_pass(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["run_id"] == run_id and summary["verdict"] == "PASS" and summary["cycles"] == 2
+    trace_usage = json.loads((log.parent / "trace.json").read_text())["usage"]
+    assert summary["usage"]["model_calls"] == trace_usage["model_calls"] == 10  # recorded calls count too
+    assert summary["usage"]["prompt_tokens"] == trace_usage["prompt_tokens"]
 
     events = _events(log)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))  # one trace, numbering goes on

@@ -31,7 +31,9 @@ class RunSink:
     ``trace.json`` atomically and upserts the index row.
 
     File failures raise :class:`StoreError` (the trace is the record of the run, the run cannot
-    go on without it). An index failure does not stop the run: it is logged, kept in
+    go on without it); after a failed append every later event raises the same error, so the log
+    ends at its last complete event and never skips one (a small event may still fit on a full
+    disk). An index failure does not stop the run: it is logged, kept in
     :attr:`index_error`, and retried at the next checkpoint; ``TraceStore.reindex()`` rebuilds
     the index from the trace files at any time.
     """
@@ -46,6 +48,7 @@ class RunSink:
                          if reopen else TraceBuilder())
         self.index_error: str | None = None
         self.closed = False
+        self._failed: StoreError | None = None  # the first failed append: the log takes no more events
 
     @property
     def trace_path(self) -> Path:
@@ -72,7 +75,13 @@ class RunSink:
             raise ValueError(f"event of run {event.run_id} sent to the sink of run {self.run_id}")
         if self.closed:
             raise StoreError(f"the trace of run {self.run_id} is closed; no event after run_finished")
-        self._log.append(event)
+        if self._failed is not None:  # after a lost event, a later one would misreport the run
+            raise self._failed
+        try:
+            self._log.append(event)
+        except StoreError as exc:
+            self._failed = exc
+            raise
         self._builder.apply(event)
         if event.kind in CHECKPOINT_KINDS:
             self.checkpoint()
