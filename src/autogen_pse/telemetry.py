@@ -128,7 +128,12 @@ class Telemetry:
         """Export what is still queued, waiting at most ``timeout`` seconds (default
         ``PSE_OTEL_CLOSE_TIMEOUT`` or 3); a collector that does not answer costs a warning."""
         if timeout is None:
-            timeout = float(os.environ.get("PSE_OTEL_CLOSE_TIMEOUT") or 3)
+            try:
+                timeout = max(0.0, float(os.environ.get("PSE_OTEL_CLOSE_TIMEOUT") or 3))
+            except ValueError:
+                log.warning("PSE_OTEL_CLOSE_TIMEOUT=%r is not a number of seconds; using 3",
+                            os.environ.get("PSE_OTEL_CLOSE_TIMEOUT"))
+                timeout = 3.0
         with Telemetry._lock:
             if Telemetry._active is self:
                 Telemetry._active = None
@@ -233,7 +238,11 @@ def run_sinks() -> list[OtelSink]:
     """``[sink]`` for a run when export is on, else ``[]`` (without importing OpenTelemetry)."""
     if endpoint() is None:
         return []
-    telemetry = Telemetry.start()
+    try:
+        telemetry = Telemetry.start()
+    except Exception as exc:  # a bad OTEL_* setting must not stop the run: it runs without export
+        log.warning("OpenTelemetry export is off for this run: %s", " ".join(str(exc).split())[:300])
+        return []
     return [telemetry.sink()] if telemetry is not None else []
 
 
