@@ -79,3 +79,29 @@ def test_resume_after_sigkill_mid_cycle_ends_pass(tmp_path: Path) -> None:
 
     again = cli(tmp_path, "run", "--resume", run_id)
     assert again.returncode == 2 and "only an interrupted, cancelled or error run can be resumed" in again.stderr
+
+
+async def test_an_error_run_resumes_from_its_checkpoint_with_another_model(tmp_path: Path) -> None:
+    from autogen_pse.config import Settings
+    from autogen_pse.resume import plan_resume
+    from autogen_pse.runner import RunRequest, execute, run_task
+    from autogen_pse.store import TraceStore
+    from tests.scripting import cycle, save, script
+
+    settings = Settings(_env_file=None, traces_dir=tmp_path / "traces", state_dir=tmp_path / "state",
+                        retry_base_delay=0.001, retry_max_delay=0.01)
+    broken = script(cycle("PARTIAL", "INCOMPLETE", ["add a test for negative numbers"]), cycle("PASS"))
+    broken["planner"][1:1] = [{"error": "server"}] * 5  # cycle 2's planner: retries exhausted
+    first = await run_task(RunRequest(task="demo", model=f"scripted:{save(broken, tmp_path / 'broken.json')}"),
+                           settings)
+    assert (first.status, first.cycles) == ("error", 2) and "after 5 attempts" in (first.error or "")
+
+    fixed = save(script(cycle("PASS")), tmp_path / "fixed.json")  # a model that answers cycle 2 from the start
+    plan = plan_resume(first.run_id, settings, model=f"scripted:{fixed}")
+    assert plan.resume.point.cycle == 1 and plan.resume.point.next_kind == "fix"
+    assert plan.resume.point.verdict["issues"] == ["add a test for negative numbers"]
+    result = await execute(plan, settings)
+    assert (result.run_id, result.status, result.verdict, result.cycles) == (first.run_id, "finished", "PASS", 2)
+    doc = TraceStore(settings).load_trace(first.run_id)
+    assert doc["status"] == "finished" and doc["resumed"][0]["previous_status"] == "error"
+    assert [c["verdict"]["outcome"] for c in doc["cycles"]] == ["PARTIAL", "PASS"] and doc["error"] is None
