@@ -99,11 +99,21 @@ def trace_show(
     style = OUTCOME_STYLE.get(doc.get("verdict") or "", "")
     out.print(f"[bold]{doc['run_id']}[/] {escape(str(doc.get('task')))} · {escape(str(doc.get('model')))} · "
               f"{doc.get('status')} · {_styled(doc.get('verdict'), style)} {doc.get('reason') or ''}")
+    prov = doc.get("provenance") or {}
+    if prov:
+        out.print(f"[dim]autogen-pse {prov.get('product_version')} · task {prov.get('task_sha')} · prompts "
+                  f"{prov.get('prompts_sha')} · system prompts sent {doc.get('prompt_sha')} · "
+                  f"{doc.get('retries') or 0} retries[/]")
     for cycle in doc.get("cycles", []):
         v = cycle.get("verdict") or {}
         out.rule(f"cycle {cycle['index']} · {cycle['kind']} · {v.get('outcome', '—')} {v.get('reason', '')}")
+        for role, prompt in (cycle.get("prompts") or {}).items():
+            out.print(f"[dim]{role} system prompt: {prompt.get('chars')} chars, sha {prompt.get('sha256')}[/]")
         for m in cycle.get("messages", []):
             out.print(f"[bold]{m['source']}[/] [dim]{m['type']}[/] {escape(cut(_message_text(m), 300))}")
+        for r in cycle.get("retries") or []:
+            out.print(f"  [yellow]↻ {r.get('role')} attempt {r.get('attempt')}: {escape(str(r.get('error_kind')))}, "
+                      f"waited {r.get('wait')} s[/]")
         for c in cycle.get("checks", []):
             out.print(f"  {'✓' if c['ok'] else '✗'} {c['name']}: {escape(cut(c['detail'], 200))}")
         for issue in v.get("issues", []):
