@@ -150,3 +150,5 @@ async def test_bad_archives_and_arguments_are_one_line_errors(settings: Settings
     monkeypatch.setenv("PSE_TRACES_DIR", str(settings.traces_dir))
     code, _, err = _cli(capsys, "trace", "export", run_id, "-o", str(junk))
     assert code == 2 and "already exists" in err and junk.read_text() == "not an archive"
+    code, _, err = _cli(capsys, "trace", "export", run_id, "-o", str(tmp_path / "no" / "such" / "x.tar.gz"))
+    assert code == 2 and "does not exist" in err and len(err.strip().splitlines()) == 1

@@ -71,6 +71,9 @@ def export_archive(store: Any, run_id: str, dest: Path | None = None) -> Path:
         target = target / f"{run_id}{ARCHIVE_SUFFIX}"
     if target.exists():
         raise UserError(f"{target} already exists; remove it or pass another path with --output")
+    if not target.parent.is_dir():
+        raise UserError(f"--output {target}: folder {target.parent} does not exist; "
+                        "pass an existing folder or a file in one")
     files: dict[str, dict[str, Any]] = {}
     members: list[tuple[Path, str]] = []
     for path in sorted(run_dir.rglob("*")):
@@ -96,7 +99,8 @@ def export_archive(store: Any, run_id: str, dest: Path | None = None) -> Path:
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise store_error(target, exc) from exc
+        raise StoreError(f"cannot write {target}: {exc.strerror or type(exc).__name__}; "
+                         "pass another --output (a writable folder with free space)") from exc
     return target
 
 
