@@ -40,6 +40,7 @@ class OtelSink:
         self._cycle: Span | None = None
         self._tokens: list[Any] = []  # context tokens, attached in order (run, cycle)
         self._retries: dict[str, list[dict[str, Any]]] = {}
+        self._checks: dict[int, dict[str, list[str]]] = {}  # span → names of passed / failed checks
 
     def __call__(self, event: RunEvent) -> None:
         handler = _HANDLERS.get(event.kind)
@@ -144,6 +145,10 @@ class OtelSink:
     def _check(self, e: RunEvent, p: dict[str, Any]) -> None:
         span = self._cycle if p.get("phase") == "cycle" and self._cycle is not None else self._run
         if span is not None:
+            tally = self._checks.setdefault(id(span), {"passed": [], "failed": []})
+            tally["passed" if p.get("ok") else "failed"].append(str(p.get("name")))
+            span.set_attributes({"pse.checks.passed": len(tally["passed"]), "pse.checks.failed": len(tally["failed"]),
+                                 "pse.checks.failed_names": tally["failed"]})
             span.add_event("pse.check", {"pse.check.name": str(p.get("name")), "pse.check.ok": bool(p.get("ok")),
                                          "pse.check.severity": str(p.get("severity")),
                                          "pse.check.phase": str(p.get("phase"))}, _ns(e.ts))

@@ -70,6 +70,8 @@ async def test_a_run_exports_its_span_tree(protocol: str, receiver: OtlpReceiver
     assert {e["attributes"]["gen_ai.agent.name"] for e in cycles[0]["events"] if e["name"] == "pse.prompt"} == {
         "planner", "specialist", "evaluator"}
     assert any(e["name"] == "pse.check" and e["attributes"]["pse.check.ok"] is False for e in cycles[0]["events"])
+    assert cycles[0]["attributes"]["pse.checks.failed"] >= 1 and cycles[1]["attributes"]["pse.checks.failed"] == 0
+    assert attrs["pse.checks.passed"] == 2 and attrs["pse.checks.failed"] == 0  # the final checks
 
     def ancestors(span: dict[str, Any]) -> list[str]:
         out, parent = [], span["parent"]
