@@ -105,6 +105,7 @@ class Team:
     agents: dict[str, AssistantAgent]
     state: VerdictState
     external: ExternalTermination
+    prompts: dict[str, str] = field(default_factory=dict)  # role → the system prompt it received
 
 
 def build_team(
@@ -136,12 +137,14 @@ def build_team(
         artifact_error: specialist text → why it is not a valid artifact object (structured runs).
     """
     agents: dict[str, AssistantAgent] = {}
+    systems: dict[str, str] = {}
     prompts = task.prompts_for(compact)
     for role in ROLES:
         shared = system_prefix.strip() if role != "evaluator" or evaluator_context is None else ""
         system = f"{shared}\n\n{prompts[role]}" if shared else prompts[role]
         if context.get(role):
             system = f"{system}\n\n## Retrieved context (cite sources by name)\n{context[role]}"
+        systems[role] = system
         role_tools: list[BaseTool[Any, Any] | Callable[..., Any] | Callable[..., Awaitable[Any]]] = [
             *(tools.get(role) or [])]
         agents[role] = AssistantAgent(
@@ -161,4 +164,4 @@ def build_team(
         termination_condition=VerdictTermination(state, artifact_error=artifact_error) | external,
         max_turns=max_turns,
     )
-    return Team(team=team, agents=agents, state=state, external=external)
+    return Team(team=team, agents=agents, state=state, external=external, prompts=systems)

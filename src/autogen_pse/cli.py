@@ -20,7 +20,10 @@ from .config import Settings, load_settings
 from .errors import EXIT_USER_ERROR, PseError, UserError
 
 if TYPE_CHECKING:
-    from .runner import RunResult
+    from collections.abc import Callable
+
+    from .events import EventSink
+    from .runner import RunRequest, RunResult
     from .store import TraceStore
 
 app = typer.Typer(
@@ -90,7 +93,7 @@ def list_tasks(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
 
 @app.command()
 def run(
-    task: Annotated[str, typer.Argument(help="Task name (see `pse list`)")],
+    task: Annotated[str | None, typer.Argument(help="Task name (see `pse list`); not with --resume")] = None,
     model: Annotated[str | None, typer.Option(
         "--model", "-m", help="local | openai:<model> | scripted:<file> | <prefix>:<arg> of a provider plugin")] = None,
     max_cycles: Annotated[int | None, typer.Option("--max-cycles", min=1, max=50)] = None,
@@ -99,36 +102,72 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live output")] = False,
     artifact: Annotated[str | None, typer.Option(
         "--artifact", help="auto | structured | prose (default: PSE_ARTIFACT_MODE, auto)")] = None,
+    resume: Annotated[str | None, typer.Option(
+        "--resume", help="RUN_ID of an interrupted, cancelled or error run: continue after its last completed cycle",
+    )] = None,
 ) -> None:
-    """Run TASK; shows every turn live and ends with a summary and the trace path."""
-    import asyncio
-    import signal
+    """Run TASK; shows every turn live and ends with a summary and the trace path.
 
+    With --resume RUN_ID: continue that run in the same trace (same task, vars and limits)."""
     from .console import ConsoleSink, forecast_lines, print_summary
-    from .executor import open_executor
     from .models import call_seconds_hint
     from .runner import RunRequest
-    from .store import TraceStore
 
     settings = _settings()
     if artifact is not None:
         if artifact not in ("auto", "structured", "prose"):
             raise UserError(f"--artifact {artifact!r}: use auto, structured or prose")
         settings = settings.model_copy(update={"artifact_mode": artifact})
-    request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
+    if resume is not None:
+        from .store.ids import validate_run_id
+
+        if task is not None or var or max_cycles is not None:
+            raise UserError("--resume RUN_ID takes the run's own task, --var values and limits; "
+                            "pass only --resume (and optionally --model)")
+        request = RunRequest(task="", model=model, resume=validate_run_id(resume))  # the run's own task
+    elif task is None:
+        raise UserError("missing TASK: `pse run TASK` (see `pse list`) or `pse run --resume RUN_ID`")
+    else:
+        request = RunRequest(task=task, model=model, max_cycles=max_cycles, vars=_parse_vars(var or []))
     live = Console(highlight=False, stderr=json_out)
     sink = ConsoleSink(live, quiet=quiet or json_out)
 
-    async def main() -> RunResult | None:
-        # the same executor protocol as the dashboard (PSE_EXECUTOR; built-in: local, in process)
-        executor = open_executor(settings, sinks=[sink], concurrency=1, log_failures=False)
-        run_id = await executor.submit(request)  # bad inputs: exit 2, nothing written
-        recover_interrupted(TraceStore(settings))  # nothing awaited since submit: this run has not started
-        if not (quiet or json_out):
+    def forecast() -> None:
+        if not (quiet or json_out or request.resume):
             spec = request.model or settings.model
             hint = call_seconds_hint(spec)
-            for line in forecast_lines(task, spec, request.max_cycles or settings.max_cycles, hint):
+            for line in forecast_lines(request.task, spec, request.max_cycles or settings.max_cycles, hint):
                 live.print(f"[bold]{escape(line)}[/]")
+
+    result = run_through_executor(settings, request, [sink], forecast)
+    if json_out:
+        out.print_json(result.model_dump_json())
+    else:
+        print_summary(out, result)
+    raise typer.Exit(result.exit_code)
+
+
+def run_through_executor(settings: Settings, request: RunRequest, sinks: list[EventSink],
+                         on_accepted: Callable[[], None] | None = None) -> RunResult:
+    """Submit ``request`` to the executor (``PSE_EXECUTOR``; the same protocol as the dashboard),
+    call ``on_accepted`` once it is validated, stop it on SIGINT/SIGTERM and return its result;
+    the last OpenTelemetry spans are exported before returning.
+
+    Raises:
+        UserError: a bad request (nothing written), or a run cancelled before it started.
+    """
+    import asyncio
+    import signal
+
+    from .executor import open_executor
+    from .store import TraceStore
+
+    async def main() -> RunResult | None:
+        executor = open_executor(settings, sinks=sinks, concurrency=1, log_failures=False)
+        run_id = await executor.submit(request)  # bad inputs: exit 2, nothing written
+        recover_interrupted(TraceStore(settings))  # nothing awaited since submit: this run has not started
+        if on_accepted is not None:
+            on_accepted()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, lambda: loop.create_task(executor.cancel(run_id)))
@@ -137,14 +176,15 @@ def run(
         finally:
             await executor.shutdown()
 
-    result = asyncio.run(main())
+    try:
+        result = asyncio.run(main())
+    finally:
+        from .telemetry import close_active
+
+        close_active()  # the last spans, waiting a few seconds at most
     if result is None:  # cancelled before it started (a remote executor's queue)
         raise UserError("the run was cancelled before it started")
-    if json_out:
-        out.print_json(result.model_dump_json())
-    else:
-        print_summary(out, result)
-    raise typer.Exit(result.exit_code)
+    return result
 
 
 @app.command()
@@ -229,12 +269,14 @@ def _configure_logging() -> None:
 
 def _register_subcommands() -> None:
     from .cli_check import check
+    from .cli_replay import replay
     from .cli_tasks import tasks_app
     from .cli_trace import trace_app
     from .knowledge.cli import kb_app
 
     app.command("check")(check)
     app.add_typer(tasks_app, name="tasks")
+    app.command("replay")(replay)
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 

@@ -1,4 +1,5 @@
-"""``pse trace``: list runs from the SQLite index, show one trace, rebuild the index."""
+"""``pse trace``: list runs from the SQLite index, show one trace, rebuild the index, prune old runs,
+export a run to one archive and import it back."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from rich.table import Table
 from .config import load_settings
 from .console import OUTCOME_STYLE, clip
 
-trace_app = typer.Typer(help="Audit runs: list (default), show RUN_ID, reindex.", invoke_without_command=True)
+trace_app = typer.Typer(help="Audit runs: list (default), show RUN_ID, reindex, prune, export RUN_ID, import FILE.",
+                        invoke_without_command=True)
 # a terminal's (or $COLUMNS') width; 160 when piped
 out = Console(highlight=False, width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160)
 NARROW = 120  # below this width the listing drops model, status, cycles and cost
@@ -107,11 +109,21 @@ def trace_show(
     style = OUTCOME_STYLE.get(doc.get("verdict") or "", "")
     out.print(f"[bold]{doc['run_id']}[/] {escape(str(doc.get('task')))} · {escape(str(doc.get('model')))} · "
               f"{doc.get('status')} · {_styled(doc.get('verdict'), style)} {doc.get('reason') or ''}")
+    prov = doc.get("provenance") or {}
+    if prov:
+        out.print(f"[dim]autogen-pse {prov.get('product_version')} · task {prov.get('task_sha')} · prompts "
+                  f"{prov.get('prompts_sha')} · system prompts sent {doc.get('prompt_sha')} · "
+                  f"{doc.get('retries') or 0} retries[/]")
     for cycle in doc.get("cycles", []):
         v = cycle.get("verdict") or {}
         out.rule(f"cycle {cycle['index']} · {cycle['kind']} · {v.get('outcome', '—')} {v.get('reason', '')}")
+        for role, prompt in (cycle.get("prompts") or {}).items():
+            out.print(f"[dim]{role} system prompt: {prompt.get('chars')} chars, sha {prompt.get('sha256')}[/]")
         for m in cycle.get("messages", []):
             out.print(f"[bold]{m['source']}[/] [dim]{m['type']}[/] {escape(cut(_message_text(m), 300))}")
+        for r in cycle.get("retries") or []:
+            out.print(f"  [yellow]↻ {r.get('role')} attempt {r.get('attempt')}: {escape(str(r.get('error_kind')))}, "
+                      f"waited {r.get('wait')} s[/]")
         for c in cycle.get("checks", []):
             out.print(f"  {'✓' if c['ok'] else '✗'} {c['name']}: {escape(cut(c['detail'], 200))}")
         for issue in v.get("issues", []):
@@ -153,3 +165,64 @@ def trace_reindex(
         return
     note = f" ({len(interrupted)} marked interrupted)" if interrupted else ""
     out.print(f"reindexed {count} runs{note}")
+
+
+@trace_app.command("prune")
+def trace_prune(
+    older_than: Annotated[str, typer.Option("--older-than", help="Age: 30d, 12h, 2w, 90m")],
+    keep_verified: Annotated[bool, typer.Option("--keep-verified", help="Keep runs with a verified artifact")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be removed; remove nothing")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """Remove runs started before now − AGE with their folders and index rows (never a running run)."""
+    from .store.retention import parse_age, prune
+
+    age = parse_age(older_than)  # a bad value: one line, exit 2, before anything is read
+    report = prune(_store(), age, keep_verified=keep_verified, dry_run=dry_run)
+    if json_out:
+        out.print_json(json.dumps({"cutoff": report.cutoff, "dry_run": dry_run,
+                                   "removed": [r.run_id for r in report.removed],
+                                   "kept_running": report.kept_running, "kept_verified": report.kept_verified,
+                                   "bytes_freed": report.bytes_freed}))
+        return
+    verb = "would remove" if dry_run else "removed"
+    for r in report.removed:
+        out.print(f"  {verb} {r.run_id} {escape(str(r.task))} {r.started_at[:19].replace('T', ' ')} "
+                  f"{r.verdict or r.status}")
+    kept = []
+    if report.kept_running:
+        kept.append(f"{len(report.kept_running)} running")
+    if report.kept_verified:
+        kept.append(f"{len(report.kept_verified)} verified")
+    note = f"; kept {', '.join(kept)}" if kept else ""
+    out.print(f"{verb} {len(report.removed)} run(s) started before {report.cutoff} "
+              f"({report.bytes_freed / 1e6:.1f} MB){note}")
+
+
+@trace_app.command("export")
+def trace_export(
+    run_id: Annotated[str, typer.Argument(help="Run id (see `pse trace`)")],
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", help="File or folder (default: ./RUN_ID.pse.tar.gz)")] = None,
+) -> None:
+    """Write one self-contained archive of a run: trace, events, artifact and workspace."""
+    from pathlib import Path
+
+    from .store.archive import export_archive
+    from .store.ids import validate_run_id
+
+    path = export_archive(_store(), validate_run_id(run_id), Path(output) if output else None)
+    out.print(f"exported {run_id} → {path} ({path.stat().st_size / 1e6:.2f} MB)")
+
+
+@trace_app.command("import")
+def trace_import(
+    file: Annotated[str, typer.Argument(help="An archive written by `pse trace export`")],
+) -> None:
+    """Bring an exported run back; it is listed like any run."""
+    from pathlib import Path
+
+    from .store.archive import import_archive
+
+    row = import_archive(_store(), Path(file))
+    out.print(f"imported {row.run_id} ({escape(str(row.task))}, {row.verdict or row.status}) → {row.trace_dir}")

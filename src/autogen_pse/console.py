@@ -54,7 +54,25 @@ class ConsoleSink:
 
     def _on_prepared(self, e: RunEvent, p: dict[str, Any]) -> None:
         what = "re-prepared" if p.get("reprepared") else "prepared (cached)"
-        self.console.print(f"[dim]inputs {what}: {p.get('facts')} facts[/]")
+        took = f" in {p['seconds']:.1f} s" if isinstance(p.get("seconds"), int | float) else ""
+        self.console.print(f"[dim]inputs {what}: {p.get('facts')} facts{took}[/]")
+
+    def _on_ingested(self, e: RunEvent, p: dict[str, Any]) -> None:
+        changed = p.get("added_files", 0) + p.get("updated_files", 0) + p.get("removed_files", 0)
+        what = f"{changed} file(s) changed, {p.get('chunks_added', 0)} chunks embedded" if changed else "up to date"
+        self.console.print(f"[dim]knowledge base {what} in {p.get('seconds', 0):.1f} s; "
+                           f"retrieval {p.get('retrieval_seconds', 0):.1f} s[/]")
+
+    def _on_prompt(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.print(f"  [dim]{p['role']} system prompt: {p['chars']:,} chars (sha {p['sha256']})[/]")
+
+    def _on_retry(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.print(f"  [yellow]↻ {p['role']}: attempt {p['attempt']} failed ({escape(str(p['error_kind']))})"
+                           f"; retrying in {p['wait']:.1f} s[/]")
+
+    def _on_resumed(self, e: RunEvent, p: dict[str, Any]) -> None:
+        self.console.print(f"[bold]resumed[/] run {e.run_id} at cycle {p['from_cycle']} "
+                           f"(it had ended {escape(str(p.get('previous_status')))})")
 
     def _on_retrieval(self, e: RunEvent, p: dict[str, Any]) -> None:
         chunks = p.get("chunks", [])
@@ -135,7 +153,8 @@ class ConsoleSink:
 
     def _on_model_call(self, e: RunEvent, p: dict[str, Any]) -> None:
         self.console.print(f"  [dim]⏱ {p['role']}: {p['prompt_tokens']:,} prompt + {p['completion_tokens']:,} "
-                           f"completion tokens in {p['seconds']:.1f} s ({p['tokens_per_s']:.1f} tok/s)[/]")
+                           f"completion tokens in {p['seconds']:.1f} s ({p['tokens_per_s']:.1f} tok/s)"
+                           + (f", first token after {p['ttft']:.2f} s" if p.get("ttft") is not None else "") + "[/]")
 
     def _on_model_wait(self, e: RunEvent, p: dict[str, Any]) -> None:
         self.console.print(f"  [dim]… {p['role']} still generating ({p['elapsed']:.0f} s)[/]")

@@ -39,7 +39,9 @@ from .hooks import CheckResult
 from .judgement import Evidence, EvidenceContext, check_report
 from .messages import message_event
 from .models.observed import CallReport, ObservedClient
+from .provenance import text_sha
 from .registry import ROLES, TaskSpec
+from .resume import ResumePoint
 from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
@@ -92,6 +94,8 @@ class CycleInputs:
     # the checks, the ledger, the trace, the evaluator and the fix task then see what a prose run's
     # model would have written (placeholders); the runner restores the final artifact file.
     redact: Callable[[str], str] | None = None
+    resume: ResumePoint | None = None  # continue after this completed cycle (``pse run --resume``)
+    on_checkpoint: Callable[[ResumePoint], None] | None = None  # after each cycle that does not end the run
 
 
 @dataclass
@@ -133,11 +137,18 @@ class CycleLoop:
         # artifact text → (rendered, results, ledger): the evaluator's evidence and the checks after
         # it read the same artifact, so the checks run once per artifact.
         self._checked: dict[str, tuple[str, list[CheckResult], Ledger | None]] = {}
+        self._last_call: dict[str, CallReport] = {}  # role → its last finished model call (latency of its message)
+        self._store_error: StoreError | None = None  # a trace write that failed inside a model call
 
     async def run(self) -> RunOutcome:
         inp, limits = self.inp, self.inp.limits
         kind, text, index = "initial", inp.task_text, 0
         verdict: Verdict | None = None
+        if inp.resume is not None:  # fresh agents; the saved artifact, issues and counters
+            r = inp.resume
+            kind, text, index = r.next_kind, r.next_text, r.cycle
+            self.artifact, self.partial, self.fail = r.artifact, r.partial, r.fail
+            verdict = Verdict.model_validate(r.verdict)
         while True:
             index += 1
             try:
@@ -171,6 +182,9 @@ class CycleLoop:
                 return self._limited("max_cycles", f"{limits.max_cycles} cycles", verdict, index)
             if limits.token_budget is not None and inp.usage.total_tokens >= limits.token_budget:
                 return self._limited("token_budget", f"{limits.token_budget} tokens", verdict, index)
+            if inp.on_checkpoint is not None:
+                inp.on_checkpoint(ResumePoint(cycle=index, artifact=self.artifact, verdict=_verdict_dict(verdict),
+                                              partial=self.partial, fail=self.fail, next_kind=kind, next_text=text))
 
     # --- one cycle ---------------------------------------------------------------------------
 
@@ -191,9 +205,14 @@ class CycleLoop:
             evaluator_context=EvidenceContext(self._evidence, compact=inp.compact),
             artifact_error=self._artifact_error if inp.schema is not None else None,
         )
+        for role, system in team.prompts.items():  # what each role received, rules and passages included
+            emit(EventKind.PROMPT, {"role": role, "sha256": text_sha(system), "chars": len(system),
+                                    "text": system}, cycle=index)
         token = CancellationToken()  # cancelled on a stop: model calls, retry waits and tools end at once
         try:
             await self._guarded(self._chat(team, text, index, cycle_usage, token), team, token)
+            if self._store_error is not None:
+                raise self._store_error
             verdict, origin = await self._read_verdict(team, index, cycle_usage, token)
         finally:  # calls of an interrupted cycle still count in the run's usage
             inp.usage.merge(cycle_usage)
@@ -242,25 +261,32 @@ class CycleLoop:
         """The role's client for this cycle: observed (progress events), and constrained to the
         artifact schema (specialist) or the plan schema (planner, compact runs)."""
         inp = self.inp
-        emit = inp.emitter.emit
 
         def on_call(report: CallReport) -> None:
-            emit(EventKind.MODEL_CALL, report.payload(), cycle=index)
+            self._last_call[role] = report
+            self._side_emit(EventKind.MODEL_CALL, report.payload(), index)
+
+        def on_retry(attempt: int, kind: str, wait: float) -> None:
+            self._side_emit(EventKind.RETRY, {"role": role, "attempt": attempt, "error_kind": kind,
+                                              "wait": round(wait, 3)}, index)
 
         def on_wait(role: str, elapsed: float) -> None:
-            emit(EventKind.MODEL_WAIT, {"role": role, "elapsed": round(elapsed, 1)}, cycle=index)
+            self._side_emit(EventKind.MODEL_WAIT, {"role": role, "elapsed": round(elapsed, 1)}, index)
 
-        client: Any = ObservedClient(inp.provider.client_for(role), role, on_call=on_call, on_wait=on_wait)
+        inner = inp.provider.client_for(role)
+        if hasattr(inner, "on_retry"):  # a RetryingClient (one per role for the run): this cycle reports its retries
+            inner.on_retry = on_retry
+        client: Any = ObservedClient(inner, role, on_call=on_call, on_wait=on_wait)
         schema = inp.schema if role == "specialist" else inp.plan_schema if role == "planner" else None
         if schema is not None:
             checked = role == "specialist"  # its object renders to the artifact: checked before the turn ends
             client = StructuredClient(
                 client, schema, inp.provider.output_strategy,
-                on_fallback=lambda note: emit(EventKind.WARNING, {"message": note}, cycle=index),
+                on_fallback=lambda note: self._side_emit(EventKind.WARNING, {"message": note}, index),
                 review=self._review_object if checked else None,
-                on_recheck=lambda problems: emit(EventKind.WARNING, {
+                on_recheck=lambda problems: self._side_emit(EventKind.WARNING, {
                     "message": f"the artifact fails its checks; the specialist is asked once more ({problems[:300]})"},
-                    cycle=index))
+                    index))
         return client
 
     async def _review_object(self, text: str) -> str | None:
@@ -380,7 +406,20 @@ class CycleLoop:
         finally:
             stop_wait.cancel()
 
+    def _side_emit(self, kind: EventKind, payload: dict[str, Any], index: int) -> None:
+        """Emit from inside a model call (progress, retries). A trace write that fails there must
+        not become a model error (AutoGen would wrap it): it is kept and raised at the loop's next
+        event, so the run still stops naming the file it could not write."""
+        if self._store_error is not None:
+            return
+        try:
+            self.inp.emitter.emit(kind, payload, cycle=index)
+        except StoreError as exc:
+            self._store_error = exc
+
     def _emit_item(self, item: BaseAgentEvent | BaseChatMessage, index: int, usage: UsageTotals) -> None:
+        if self._store_error is not None:
+            raise self._store_error
         converted = message_event(item, self.inp.output_cap)
         if converted is None:
             return
@@ -388,6 +427,10 @@ class CycleLoop:
         u = payload.get("usage")
         if u is not None:
             payload["usage"] = usage.add(payload["source"], u["prompt_tokens"], u["completion_tokens"])
+            call = self._last_call.pop(payload["source"], None)
+            if call is not None:  # the model call this message or tool call came from
+                payload["latency"] = {"seconds": round(call.seconds, 3),
+                                      "ttft": None if call.ttft is None else round(call.ttft, 3)}
             for warning in [*usage.pop_warnings(), *self.inp.provider.take_notices()]:
                 self.inp.emitter.emit(EventKind.WARNING, {"message": warning}, cycle=index)
         self.inp.emitter.emit(kind, payload, cycle=index)

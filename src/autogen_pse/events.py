@@ -41,6 +41,10 @@ class EventKind(StrEnum):
     WARNING = "warning"
     MODEL_CALL = "model_call"  # one finished model call: role, tokens, seconds, tokens/s
     MODEL_WAIT = "model_wait"  # a model call still running: role, elapsed seconds (heartbeat)
+    PROMPT = "prompt"  # the system prompt one role received in one cycle: role, sha256, chars, text
+    RETRY = "retry"  # a failed model call about to be retried: role, attempt, error_kind, wait
+    INGESTED = "ingested"  # knowledge-base ingestion before the first turn: files, chunks, seconds
+    RESUMED = "resumed"  # an interrupted or error run continues: from_cycle, previous_status
     RUN_FINISHED = "run_finished"
 
 
@@ -153,6 +157,23 @@ class Grounding(_Part):
 # One payload model per kind
 
 
+class Provenance(_Part):
+    """What produced a run: product version and SHA-256 (first 16 hex digits) of the task folder
+    and of its ``prompts/`` folder."""
+
+    product_version: str | None = None
+    task_sha: str | None = None
+    prompts_sha: str | None = None
+
+
+class Latency(_Part):
+    """A model call's wall time (retries included) and the time to its first streamed chunk
+    (null unless streamed), in seconds."""
+
+    seconds: float
+    ttft: float | None = None
+
+
 class RunStartedPayload(_Part):
     task: str
     model: str
@@ -161,12 +182,66 @@ class RunStartedPayload(_Part):
     trace_dir: str = ""
     workspace: str = ""
     artifact: ArtifactMode | None = None
+    provenance: Provenance | None = None
+    model_spec: str | None = Field(default=None, description="the --model spelling, for resume/replay")
+    replay_of: str | None = Field(default=None, description="the run a `pse replay` run replays")
 
 
 class PreparedPayload(_Part):
     facts: int
     reprepared: bool
     facts_path: str | None = None
+    seconds: float | None = Field(default=None, description="the prepare step (hook run or cache check)")
+
+
+class IngestedPayload(_Part):
+    """Knowledge-base ingestion and pre-generation retrieval, before the first turn."""
+
+    collection: str
+    embedding: str
+    added_files: int = 0
+    updated_files: int = 0
+    removed_files: int = 0
+    skipped_files: int = 0
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+    retrieval_seconds: float = 0.0
+    queries: int = 0
+
+
+class PromptPayload(_Part):
+    """The system prompt one role received in one cycle; ``sha256`` = first 16 hex digits."""
+
+    role: str
+    sha256: str
+    chars: int
+    text: str
+
+
+class RetryPayload(_Part):
+    """A failed model call about to be retried: ``attempt`` (1-based) failed with ``error_kind``;
+    the next starts after ``wait`` seconds."""
+
+    role: str
+    attempt: int
+    error_kind: str
+    wait: float
+
+
+class ResumedPayload(_Part):
+    """``pse run --resume``: the run continues at cycle ``from_cycle``."""
+
+    from_cycle: int
+    previous_status: str | None = None
+    previous_error: str | None = None
+    last_seq: int
+    task: str
+    model: str
+    model_spec: str | None = None
+    vars: dict[str, str] = Field(default_factory=dict)
+    limits: RunLimits = Field(default_factory=RunLimits)
 
 
 class RetrievalPayload(_Part):
@@ -188,12 +263,14 @@ class MessagePayload(_Part):
     type: str = "TextMessage"
     content: str
     usage: CallUsage | None = None
+    latency: Latency | None = None
 
 
 class ToolCallPayload(_Part):
     source: str
     calls: list[ToolCallItem]
     usage: CallUsage | None = None
+    latency: Latency | None = None
 
 
 class ToolResultPayload(_Part):
@@ -263,6 +340,7 @@ class ModelCallPayload(_Part):
     completion_tokens: int
     seconds: float
     tokens_per_s: float
+    ttft: float | None = Field(default=None, description="seconds to the first streamed chunk; null unless streamed")
 
 
 class ModelWaitPayload(_Part):
@@ -301,6 +379,10 @@ PAYLOADS: dict[EventKind, type[_Part]] = {
     EventKind.WARNING: WarningPayload,
     EventKind.MODEL_CALL: ModelCallPayload,
     EventKind.MODEL_WAIT: ModelWaitPayload,
+    EventKind.PROMPT: PromptPayload,
+    EventKind.RETRY: RetryPayload,
+    EventKind.INGESTED: IngestedPayload,
+    EventKind.RESUMED: ResumedPayload,
     EventKind.RUN_FINISHED: RunFinishedPayload,
 }
 
@@ -427,10 +509,11 @@ class EventEmitter:
     ``strict=False`` lets payloads carry undeclared keys (the web layer's synthetic runs add ``t_emit``).
     """
 
-    def __init__(self, run_id: str, sinks: list[EventSink] | None = None, *, strict: bool = True) -> None:
+    def __init__(self, run_id: str, sinks: list[EventSink] | None = None, *, strict: bool = True,
+                 last_seq: int = 0) -> None:
         self.run_id = run_id
         self._sinks: list[EventSink] = list(sinks or [])
-        self._seq = 0
+        self._seq = last_seq  # a resumed run continues its trace's numbering
         self._strict = strict
         self._delivering: RunEvent | None = None
         self._pending: list[tuple[EventKind, dict[str, Any], int]] = []
@@ -447,17 +530,23 @@ class EventEmitter:
     def emit(self, kind: EventKind, payload: dict[str, Any] | BaseModel | None = None, *, cycle: int = 0) -> RunEvent:
         """Validate ``payload``, create the next event and deliver it to every sink; returns it.
 
+        The event's number is taken once the first sink (the trace) recorded it; when that sink
+        raises, the number is free again (the trace's ``seq`` stays contiguous).
+
         Raises:
             EventContractError: the payload does not fit ``PAYLOADS[kind]`` (nothing is emitted).
         """
         body = check_payload(kind, payload if payload is not None else {}, strict=self._strict)
-        self._seq += 1
-        event = RunEvent(run_id=self.run_id, seq=self._seq, cycle=cycle, kind=kind, payload=body)
+        event = RunEvent(run_id=self.run_id, seq=self._seq + 1, cycle=cycle, kind=kind, payload=body)
         outer, self._delivering = self._delivering, event
         self._finished = self._finished or kind == EventKind.RUN_FINISHED
         try:
-            for sink in self._sinks:
+            if not self._sinks:
+                self._seq = event.seq
+            for n, sink in enumerate(self._sinks):
                 sink(event)
+                if n == 0:  # recorded by the first sink (the trace): the number is taken
+                    self._seq = event.seq
         finally:
             self._delivering = outer
         if outer is None:

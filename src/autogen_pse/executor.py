@@ -18,7 +18,7 @@ from typing import Protocol
 from .config import Settings
 from .errors import UserError
 from .events import EventSink
-from .runner import PreparedRun, RunRequest, RunResult, execute, plan_run, prepare_plan
+from .runner import PreparedRun, RunRequest, RunResult, execute, plan_request, prepare_plan
 from .store import TraceStore
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,8 @@ class LocalExecutor:
         """
 
         def validate() -> PreparedRun:
-            plan = prepare_plan(plan_run(request, self.settings), self.settings)
+            plan = plan_request(request, self.settings, self.store)  # a new, resumed or replayed run
+            prepare_plan(plan, plan.settings or self.settings)
             self.store.check_writable()  # refuse now rather than fail in the background
             return plan
 
@@ -118,7 +119,8 @@ class LocalExecutor:
                 if stop.is_set():
                     self.errors[plan.run_id] = "cancelled before it started"
                     return None
-                result = await execute(plan, self.settings, sinks=self._sinks, stop=stop, store=self.store)
+                result = await execute(plan, plan.settings or self.settings, sinks=self._sinks, stop=stop,
+                                       store=self.store)
                 self.results[plan.run_id] = result
                 return result
         except UserError as exc:

@@ -8,6 +8,7 @@ Role → partitions comes from the registry's ``knowledge`` map (default: every 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ class Grounding:
     settings: Settings | None = None
     task: TaskSpec | None = None
     redactor: Any = None  # autogen_pse.redact.Redactor when the task redacts PII for remote models
+    ingest: dict[str, Any] | None = None  # the ``ingested`` event payload (tasks with a knowledge folder)
 
     def redact(self, text: str) -> str:
         return self.redactor.redact(text) if self.redactor is not None else text
@@ -82,7 +84,8 @@ def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *,
     from .knowledge.ingest import ingest
     from .knowledge.retrieve import search
 
-    ingest(settings, task.name, task.dir)
+    report = ingest(settings, task.name, task.dir)
+    started = time.monotonic()
     queries = _queries(task, prepared)
     for role in ROLES:
         partitions = _partitions(task, role)
@@ -98,6 +101,14 @@ def prepare_grounding(task: TaskSpec, prepared: Prepared, settings: Settings, *,
             f"[{n}] ({h.source}{' › ' + h.heading if h.heading else ''}; score {h.score:.2f})\n{h.text.strip()}"
             for n, h in enumerate(best, 1)
         )
+    ground.ingest = {
+        "collection": report.collection, "embedding": report.embedding,
+        "added_files": len(report.added_files), "updated_files": len(report.updated_files),
+        "removed_files": len(report.removed_files), "skipped_files": len(report.skipped_files),
+        "chunks_added": report.chunks_added, "chunks_removed": report.chunks_removed,
+        "seconds": round(report.seconds, 3), "embed_seconds": round(report.embed_seconds, 3),
+        "retrieval_seconds": round(time.monotonic() - started, 3), "queries": len(queries) * len(ROLES),
+    }
     return ground
 
 

@@ -10,11 +10,13 @@ Nothing is written unless the hook succeeds (a bad input leaves the old output i
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +35,7 @@ class PrepareOutcome:
     prepared: Prepared
     reprepared: bool
     out_dir: Path | None  # None for tasks without a prepare hook
+    seconds: float = 0.0  # wall time of this call (hook run or cache check)
 
     @property
     def facts_path(self) -> Path | None:
@@ -60,6 +63,13 @@ def ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, fo
             ``--var`` value.
         RunError: the hook crashed or returned the wrong type.
     """
+    started = time.monotonic()
+    outcome = _ensure_prepared(task, state_dir, vars, force=force, settings=settings)
+    return dataclasses.replace(outcome, seconds=time.monotonic() - started)
+
+
+def _ensure_prepared(task: TaskSpec, state_dir: Path, vars: dict[str, str], *, force: bool,
+                     settings: Settings | None) -> PrepareOutcome:
     task.check_vars(vars)
     values = {**task.entry.vars, **vars}
     hook = task.hook("prepare", "prepare")

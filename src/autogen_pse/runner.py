@@ -24,7 +24,9 @@ from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, PseError, StoreErr
 from .events import EventEmitter, EventKind, EventSink
 from .grounding import Grounding, prepare_grounding
 from .preparation import PrepareOutcome, ensure_prepared, input_warnings
+from .provenance import provenance
 from .registry import ROLES, TaskSpec, load_task
+from .resume import save_checkpoint
 from .sinks import IsolatedSink, check_sinks, open_sinks
 from .store import TraceStore
 from .store.files import atomic_write_text, make_durable
@@ -44,6 +46,11 @@ class RunRequest(BaseModel):
     model: str | None = None
     max_cycles: int | None = Field(default=None, ge=1, le=50)
     vars: dict[str, str] = Field(default_factory=dict)
+    resume: str | None = Field(default=None, description=(
+        "RUN_ID of an interrupted, cancelled or error run to continue after its last completed cycle "
+        "(its own task, vars and limits; `task` may be empty)"))
+    replay: str | None = Field(default=None, description=(
+        "RUN_ID of a finished run to run again with its recorded replies (its own task and vars)"))
 
 
 class RunResult(BaseModel):
@@ -80,6 +87,37 @@ class PreparedRun:
     limits: Limits
     run_id: str = field(default_factory=new_run_id)
     prep: PrepareOutcome | None = None  # set by :func:`prepare_plan` so bad inputs surface early
+    resume: Any = None  # autogen_pse.resume.Resumption: continue this run's trace (``pse run --resume``)
+    replay_of: str | None = None  # the run whose recorded replies this run replays (``pse replay``)
+    settings: Settings | None = None  # the run's own settings when they differ from the executor's (a replay)
+
+
+def plan_request(request: RunRequest, settings: Settings, store: TraceStore | None = None) -> PreparedRun:
+    """A new run (:func:`plan_run`), a resumed one (``request.resume``) or a replay (``request.replay``).
+
+    Raises:
+        UserError: as :func:`plan_run`; for a resume or replay also an unknown or still running
+            run, one that cannot be resumed or replayed, or options the run takes from its trace.
+    """
+    if request.resume and request.replay:
+        raise UserError("resume and replay name two different things; give one of them")
+    if (request.resume or request.replay) and (request.vars or request.max_cycles is not None):
+        raise UserError("a resumed or replayed run takes its own --var values and limits from its trace")
+    if request.resume:
+        from .resume import plan_resume
+
+        plan = plan_resume(request.resume, settings, model=request.model, store=store)
+    elif request.replay:
+        from .replay import plan_replay
+
+        plan, _script, _path, run_settings = plan_replay(request.replay, settings, store or TraceStore(settings))
+        plan.settings = run_settings
+    else:
+        return plan_run(request, settings)
+    if request.task and request.task != plan.task.name:
+        raise UserError(f"run {request.resume or request.replay} is a run of task {plan.task.name!r}, not "
+                        f"{request.task!r}")
+    return plan
 
 
 def plan_run(request: RunRequest, settings: Settings) -> PreparedRun:
@@ -146,15 +184,23 @@ async def execute(
         ground: Grounding = prepare_grounding(task, prep.prepared, settings, remote=provider.remote)
         if not provider.priced:
             prices.mark_free(provider.name)
-        run_dir = store.create_run(plan.run_id)
-        trace_sink = store.sink(plan.run_id)
+        if plan.resume is not None:  # the same trace goes on
+            run_dir = store.run_dir(plan.run_id)
+            trace_sink = store.sink(plan.run_id, reopen=True)
+        else:
+            run_dir = store.create_run(plan.run_id)
+            trace_sink = store.sink(plan.run_id)
     except BaseException:
         await provider.close()
         raise
     workspace = run_dir / "workspace"
-    emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])])
+    emitter = EventEmitter(plan.run_id, [trace_sink.handle, *(sinks or [])], last_seq=trace_sink.last_seq)
     plugin_sinks: list[IsolatedSink] = []
     usage = UsageTotals(model_name=provider.name, prices=prices)
+    if plan.resume is not None:  # the run's totals (and its token budget) include the recorded calls
+        for role, prompt_tokens, completion_tokens in plan.resume.usage:
+            usage.add(role, prompt_tokens, completion_tokens)
+        usage.pop_warnings()
     try:
         plugin_sinks += open_sinks(settings, warn=lambda m: emitter.defer(EventKind.WARNING, {"message": m}))
         for plugin_sink in plugin_sinks:
@@ -162,20 +208,10 @@ async def execute(
         schema = artifact_schema_for(task, prep, settings.artifact_mode, provider, request.vars)
         compact = schema is not None and provider.compact_prompts and task.compact_prompts is not None
         provider.use_compact_prompts(compact)
-        emitter.emit(EventKind.RUN_STARTED, {
-            "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
-            "trace_dir": str(run_dir), "workspace": str(workspace),
-            "artifact": {"mode": "structured" if schema is not None else "prose",
-                         "schema": schema.name if schema else None,
-                         "strategy": provider.output_strategy if schema is not None else None, "compact": compact},
-        })
-        if prep.out_dir is not None:
-            emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
-                                              "facts_path": str(prep.facts_path)})
-        for warning in input_warnings(prep.prepared):
-            emitter.emit(EventKind.WARNING, {"message": warning})
-        for record in ground.retrievals:
-            emitter.emit(EventKind.RETRIEVAL, record)
+        if plan.resume is not None:
+            _emit_resumed(plan, provider, emitter)
+        else:
+            _emit_started(plan, provider, emitter, prep, ground, schema, compact, run_dir)
         stop = stop or asyncio.Event()
         cancel = threading.Event()  # the stop, for hooks running subprocesses in worker threads
         checker = Checker(task, facts=prep.prepared.facts, data=prep.prepared.data, workspace=workspace,
@@ -190,6 +226,8 @@ async def execute(
             schema=schema, plan_schema=PLAN_SCHEMA if compact else None, compact=compact,
             system_prefix=ground.redact(schema.brief) if compact and schema is not None else "",
             redact=ground.redact if ground.redactor is not None else None,
+            resume=plan.resume.point if plan.resume is not None else None,
+            on_checkpoint=lambda point: save_checkpoint(run_dir, point, provider, plan.model),
         )
         bridge = asyncio.ensure_future(_when_set(stop, cancel))
         try:
@@ -215,6 +253,43 @@ async def execute(
             trace_sink.close()
         except StoreError as exc:
             log.error("run %s: %s", plan.run_id, exc)
+
+
+def _emit_started(plan: PreparedRun, provider: Any, emitter: EventEmitter, prep: PrepareOutcome, ground: Grounding,
+                  schema: ArtifactSchema | None, compact: bool, run_dir: Path) -> None:
+    """The events of a new run before its first cycle: start, prepare, ingestion, input warnings, retrieval."""
+    task, request, workspace = plan.task, plan.request, run_dir / "workspace"
+    emitter.emit(EventKind.RUN_STARTED, {
+        "task": task.name, "model": provider.name, "vars": request.vars, "limits": plan.limits.as_dict(),
+        "trace_dir": str(run_dir), "workspace": str(workspace), "provenance": provenance(task.dir),
+        "model_spec": plan.model,
+        **({"replay_of": plan.replay_of} if plan.replay_of else {}),
+        "artifact": {"mode": "structured" if schema is not None else "prose",
+                     "schema": schema.name if schema else None,
+                     "strategy": provider.output_strategy if schema is not None else None, "compact": compact},
+    })
+    if prep.out_dir is not None:
+        emitter.emit(EventKind.PREPARED, {"facts": len(prep.prepared.facts), "reprepared": prep.reprepared,
+                                          "facts_path": str(prep.facts_path),
+                                          "seconds": round(prep.seconds, 3)})
+    if ground.ingest is not None:
+        emitter.emit(EventKind.INGESTED, ground.ingest)
+    for warning in input_warnings(prep.prepared):
+        emitter.emit(EventKind.WARNING, {"message": warning})
+    for record in ground.retrievals:
+        emitter.emit(EventKind.RETRIEVAL, record)
+
+
+def _emit_resumed(plan: PreparedRun, provider: Any, emitter: EventEmitter) -> None:
+    """A resumed run: the ``resumed`` event; a scripted model goes on where the saved cycle left it."""
+    assert plan.resume is not None
+    r = plan.resume
+    if r.cursors and r.model_spec == plan.model and hasattr(provider, "restore_cursors"):
+        provider.restore_cursors(r.cursors)
+    emitter.emit(EventKind.RESUMED, {
+        "from_cycle": (r.point.cycle if r.point else 0) + 1, "previous_status": r.previous_status,
+        "previous_error": r.previous_error, "last_seq": r.last_seq, "task": plan.task.name, "model": provider.name,
+        "model_spec": plan.model, "vars": plan.request.vars, "limits": plan.limits.as_dict()})
 
 
 def _tools(task: TaskSpec, workspace: Path, settings: Settings, supports: bool, ground: Grounding,

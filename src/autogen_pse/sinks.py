@@ -9,7 +9,10 @@ once as a warning, recorded in the trace as a ``warning`` event, and that sink i
 never ends or slows the run. The trace store, the console and the SSE hub are wired in by the
 runner and the web layer themselves (a failing trace store must end the run).
 
-The built-in ``jsonl`` sink appends every event of every run to one JSON-lines file.
+The built-in ``jsonl`` sink appends every event of every run to one JSON-lines file; the built-in
+``otel`` sink (:mod:`autogen_pse.telemetry`) exports runs as OpenTelemetry spans and is on by
+itself when an OTLP endpoint is set (``OTEL_EXPORTER_OTLP_ENDPOINT`` or
+``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT``; ``OTEL_SDK_DISABLED=true`` turns it off).
 """
 
 from __future__ import annotations
@@ -77,7 +80,8 @@ class IsolatedSink:
         self._guard("start", lambda: self._sink.start(run))
 
     def handle(self, event: RunEvent) -> None:
-        if event.kind == EventKind.RUN_STARTED and not self._started:
+        # a new run starts with run_started, a resumed one (``pse run --resume``) with resumed
+        if event.kind in (EventKind.RUN_STARTED, EventKind.RESUMED) and not self._started:
             self._started = True
             p = event.payload
             self.start(RunInfo(run_id=event.run_id, task=str(p.get("task", "")), model=str(p.get("model", "")),
@@ -88,6 +92,17 @@ class IsolatedSink:
 
     def close(self) -> None:
         self._guard("close", self._sink.close)
+
+
+def enabled_sinks(settings: Settings) -> list[str]:
+    """The sinks a run opens: those named in ``PSE_SINKS``, plus ``otel`` when an OTLP endpoint is
+    set in the environment (without importing OpenTelemetry)."""
+    from .telemetry import endpoint
+
+    names = list(settings.sinks)
+    if endpoint() is not None and "otel" not in (n.lower() for n in names):
+        names.append("otel")
+    return names
 
 
 def check_sinks(settings: Settings) -> None:
@@ -117,7 +132,7 @@ def open_sinks(settings: Settings, warn: Callable[[str], None]) -> list[Isolated
 
     check_sinks(settings)
     out: list[IsolatedSink] = []
-    for name in settings.sinks:
+    for name in enabled_sinks(settings):
         try:
             sink = load("sinks", name)(settings)
             if not isinstance(sink, EventSinkPlugin):
@@ -164,4 +179,5 @@ def jsonl_sink(settings: Settings) -> JsonlSink:
     return JsonlSink(settings)
 
 
-__all__ = ["EventSinkPlugin", "IsolatedSink", "JsonlSink", "RunInfo", "SinkFactory", "check_sinks", "open_sinks"]
+__all__ = ["EventSinkPlugin", "IsolatedSink", "JsonlSink", "RunInfo", "SinkFactory", "check_sinks", "enabled_sinks",
+           "open_sinks"]

@@ -140,6 +140,11 @@ def test_disk_full_mid_run_fails_at_the_write_naming_the_file_and_loses_nothing_
     traces = tmp_path / "disk"
     with tmpfs(traces, "size=2m"):
         script_path = paced_script(tmp_path / "paced.json", pauses=3, seconds=1.0)
+        # the answer's event must not fit in the page slack events.jsonl still has (its own last
+        # page survives the filler): a comment makes it longer than a page, so its write is the one that fails
+        doc = json.loads(script_path.read_text())
+        doc["specialist"][-1] = doc["specialist"][-1].replace("\n", "\n# " + "x" * 5000 + "\n", 1)
+        script_path.write_text(json.dumps(doc))
         env = base_env(tmp_path, PSE_TRACES_DIR=str(traces), PSE_RETRY_MAX_DELAY="5", PSE_OPENAI_MAX_RETRIES="10")
         proc = start_cli(tmp_path, "run", "demo", "--model", f"scripted:{script_path}", "--quiet", env=env)
         try:

@@ -222,6 +222,28 @@ def test_missing_db_and_schema_mismatch_rebuild(tmp_path: Path) -> None:
     assert index.get(run_id) is not None
 
 
+def test_an_index_of_schema_1_is_rebuilt_with_the_provenance_columns(tmp_path: Path) -> None:
+    traces = tmp_path / "traces"
+    run_id = make_trace(traces)
+    db = traces / "index.sqlite"
+    conn = sqlite3.connect(db)  # the schema-1 table: no product_version, task_sha, prompt_sha
+    conn.execute("CREATE TABLE runs (run_id TEXT PRIMARY KEY NOT NULL, task TEXT, model TEXT, status TEXT NOT NULL, "
+                 "verdict TEXT, reason TEXT, cycles INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL "
+                 "DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, cost REAL NULL, currency TEXT, "
+                 "started_at TEXT NOT NULL, ended_at TEXT, trace_dir TEXT NOT NULL, verified INTEGER, error TEXT)")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    index = open_or_rebuild(db, traces)
+    index.check()
+    found = index.get(run_id)
+    assert found is not None and found.product_version is None and found.task_sha is None  # an old trace
+    index.upsert(found.model_copy(update={"product_version": "0.1.0", "task_sha": "ab" * 8, "prompt_sha": "cd" * 8}))
+    again = index.get(run_id)
+    assert again is not None and (again.product_version, again.task_sha, again.prompt_sha) == (
+        "0.1.0", "ab" * 8, "cd" * 8)
+
+
 def test_rebuild_drops_rows_without_trace_and_returns_count(tmp_path: Path) -> None:
     traces = tmp_path / "traces"
     ids = [make_trace(traces) for _ in range(3)]

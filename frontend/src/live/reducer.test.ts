@@ -58,6 +58,18 @@ describe("live reducer", () => {
     expect(EVENT_KINDS).toEqual(expect.arrayContaining(["model_call", "model_wait", "ledger"]));
   });
 
+  it("shows every retry of a model call inline (attempt, error kind, wait)", () => {
+    seq = 0;
+    const s = play([
+      ev("cycle_started", { index: 1, kind: "initial" }, 1),
+      ev("retry", { role: "planner", attempt: 1, error_kind: "rate limit (HTTP 429)", wait: 2.5 }, 1),
+    ]);
+    expect(s.cycles[0]?.items).toEqual([
+      expect.objectContaining({ type: "retry", role: "planner", attempt: 1, errorKind: "rate limit (HTTP 429)", wait: 2.5 }),
+    ]);
+    expect(EVENT_KINDS).toEqual(expect.arrayContaining(["retry", "prompt", "ingested", "resumed"]));
+  });
+
   it("ignores replayed and duplicate events", () => {
     seq = 0;
     const events = [ev("run_started", { task: "demo" }), ev("cycle_started", { index: 1 }, 1), ev("message", { source: "planner", content: "a" }, 1)];

@@ -27,7 +27,8 @@ export type LiveItem =
   | { type: "tool_result"; seq: number; ts: string; source: Role; results: ToolResultItem[] }
   | { type: "retrieval"; seq: number; ts: string; role: Role; query: string; sources: string[] }
   | { type: "warning"; seq: number; ts: string; message: string }
-  | { type: "model_call"; seq: number; ts: string; role: Role; tokens: number; seconds: number; rate: number | null };
+  | { type: "model_call"; seq: number; ts: string; role: Role; tokens: number; seconds: number; rate: number | null }
+  | { type: "retry"; seq: number; ts: string; role: Role; attempt: number; errorKind: string; wait: number };
 
 export interface LiveCheck {
   name: string;
@@ -177,6 +178,11 @@ export function reduce(state: LiveState, event: RunEvent): LiveState {
         type: "model_call", ...base, role: str(p.role) as Role, tokens: num(p.completion_tokens),
         seconds: num(p.seconds), rate: typeof p.tokens_per_s === "number" ? p.tokens_per_s : null,
       });
+    case "retry":  // a failed model call about to be retried: attempt, error kind, wait
+      return addItem({
+        type: "retry", ...base, role: str(p.role) as Role, attempt: num(p.attempt),
+        errorKind: str(p.error_kind), wait: num(p.wait),
+      });
     case "check": {
       const check = toCheck(p);
       if (check.phase === "final" || cycleIndex < 1) return { ...s, finalChecks: [...s.finalChecks, check] };
@@ -207,12 +213,20 @@ export function reduce(state: LiveState, event: RunEvent): LiveState {
         final: { verdict: verdict || null, reason: str(p.reason) || null, limit: str(p.limit) || null, error: str(p.error) || null },
       };
     }
+    case "resumed":  // `pse run --resume`: the ended run goes on in the same trace (fresh agents, next cycle)
+      return {
+        ...s, status: "running", endedAt: null, final: null, artifact: null, finalChecks: [],
+        task: str(p.task) || s.task, model: str(p.model) || s.model,
+      };
     // Shown elsewhere (usage: the agents panel; sanitized/ledger: the run page after the run;
-    // model_wait: a heartbeat the console shows): nothing changes on the live page.
+    // model_wait: a heartbeat the console shows; prompt: the system prompts, on the run page;
+    // ingested: knowledge-base ingestion, in the trace): nothing changes on the live page.
     case "usage":
     case "sanitized":
     case "ledger":
     case "model_wait":
+    case "prompt":
+    case "ingested":
       return s;
     default:
       // Every kind of the generated RunEvent union must have a case above: a kind added to
@@ -245,7 +259,7 @@ export function totals(agents: Record<string, AgentTotals>): AgentTotals {
 export const EVENT_KINDS = [
   "run_started", "prepared", "retrieval", "cycle_started", "message", "tool_call", "tool_result",
   "verdict", "check", "usage", "cycle_finished", "sanitized", "artifact", "warning", "run_finished",
-  "ledger", "model_call", "model_wait",
+  "ledger", "model_call", "model_wait", "retry", "prompt", "ingested", "resumed",
 ] as const satisfies readonly RunEvent["kind"][];
 
 // A kind of the generated union missing from EVENT_KINDS would never be listened to: a type error.

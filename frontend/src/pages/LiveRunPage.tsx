@@ -26,6 +26,13 @@ function ItemView({ item }: { item: LiveItem }) {
         {item.rate !== null && <> ({item.rate.toFixed(1)} tokens/s)</>}
       </p>
     );
+  if (item.type === "retry")
+    return (
+      <p className="note note-warn small" role="note">
+        <AgentLabel source={item.role} /> model call attempt {item.attempt} failed ({item.errorKind}); retrying in{" "}
+        {item.wait.toFixed(1)} s
+      </p>
+    );
   return <Turn turn={item as TurnData} />;
 }
 

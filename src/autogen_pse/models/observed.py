@@ -1,15 +1,17 @@
 """Progress of model calls: time every call of a role's client and report it, with a heartbeat.
 
 :class:`ObservedClient` calls ``on_call(CallReport)`` when a call ends (tokens, seconds, tokens
-per second) and ``on_wait(role, elapsed)`` every ``heartbeat`` seconds while one is running, so
-a user waiting on a slow local model sees progress, never a silent minute.
+per second, and the time to the first chunk when the call streamed) and ``on_wait(role, elapsed)``
+every ``heartbeat`` seconds while one is running, so a user waiting on a slow local model sees
+progress, never a silent minute. ``seconds`` is the whole call as the agent waited for it:
+retries and their waits included (each retry is reported on its own by the retrying client).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +31,7 @@ class CallReport:
     prompt_tokens: int
     completion_tokens: int
     seconds: float
+    ttft: float | None = None  # seconds to the first streamed chunk; None for a call that did not stream
 
     @property
     def tokens_per_s(self) -> float:
@@ -37,7 +40,8 @@ class CallReport:
 
     def payload(self) -> dict[str, Any]:
         return {"role": self.role, "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "seconds": round(self.seconds, 2), "tokens_per_s": self.tokens_per_s}
+                "seconds": round(self.seconds, 3), "tokens_per_s": self.tokens_per_s,
+                "ttft": None if self.ttft is None else round(self.ttft, 3)}
 
 
 class ObservedClient(DelegatingClient):
@@ -73,6 +77,35 @@ class ObservedClient(DelegatingClient):
         self._on_call(CallReport(self.role, result.usage.prompt_tokens, result.usage.completion_tokens,
                                  time.monotonic() - started))
         return result
+
+    async def create_stream(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        tools: Sequence[Any] = [],
+        tool_choice: Any = "auto",
+        json_output: Any = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: CancellationToken | None = None,
+    ) -> AsyncGenerator[str | CreateResult, None]:
+        """``inner.create_stream``, timed: the report has the time to the first chunk (``ttft``)."""
+        started = time.monotonic()
+        first: float | None = None
+        beat = asyncio.ensure_future(self._beat(started)) if self._on_wait is not None else None
+        try:
+            async for chunk in self.inner.create_stream(messages, tools=tools, tool_choice=tool_choice,
+                                                        json_output=json_output,
+                                                        extra_create_args=extra_create_args,
+                                                        cancellation_token=cancellation_token):
+                if first is None:
+                    first = time.monotonic() - started
+                if isinstance(chunk, CreateResult):
+                    self._on_call(CallReport(self.role, chunk.usage.prompt_tokens, chunk.usage.completion_tokens,
+                                             time.monotonic() - started, ttft=first))
+                yield chunk
+        finally:
+            if beat is not None:
+                beat.cancel()
 
     async def _beat(self, started: float) -> None:
         assert self._on_wait is not None

@@ -262,6 +262,12 @@ class ScriptedProvider(ModelProvider):
         """Replies consumed so far per role (a copy)."""
         return dict(self.script.cursors)
 
+    def restore_cursors(self, cursors: dict[str, int]) -> None:
+        """Continue a resumed run where its last completed cycle left each role's replies."""
+        for role, index in cursors.items():
+            if role in self.script.cursors and isinstance(index, int) and index >= 0:
+                self.script.cursors[role] = index
+
     def _make_client(self, role: str) -> Any:
         from .retry import RetryingClient
 

@@ -192,14 +192,16 @@ class TraceStore:
             )
         return run_dir
 
-    def sink(self, run_id: str) -> RunSink:
-        """The sink recording ``run_id`` (its folder must exist: see :meth:`create_run`).
+    def sink(self, run_id: str, *, reopen: bool = False) -> RunSink:
+        """The sink recording ``run_id`` (its folder must exist: see :meth:`create_run`);
+        ``reopen``: append to the run's existing trace (a resumed run).
 
         Raises:
-            UserError: invalid id or unknown run.  StoreError: the index cannot be opened.
+            UserError: invalid id or unknown run.  StoreError: the index cannot be opened, or
+                (``reopen``) the event log is damaged.
         """
         run_dir = self.run_dir(run_id)
-        return RunSink(run_id, run_dir, self.index)
+        return RunSink(run_id, run_dir, self.index, reopen=reopen)
 
     def load_trace(self, run_id: str, *, fresh: bool = False) -> dict[str, Any]:
         """The trace document of ``run_id``: ``trace.json`` when it is as new as ``events.jsonl``'s

@@ -40,7 +40,9 @@ log = logging.getLogger(__name__)
 class OutdatedIndex(StoreError):
     """The index was written by an earlier version: rebuilt from the trace files, no warning."""
 
-INDEX_SCHEMA_VERSION = 2  # 2: run_counts (kept by triggers) and the (task, verdict, started_at) index
+# 2: run_counts (kept by triggers) and the (task, verdict, started_at) index;
+# 3: provenance columns (product_version, task_sha, prompt_sha)
+INDEX_SCHEMA_VERSION = 3
 MAX_LIMIT = 1000
 _BUSY_TIMEOUT_S = 10.0
 
@@ -61,6 +63,9 @@ _COLUMNS: tuple[tuple[str, str], ...] = (
     ("trace_dir", "TEXT NOT NULL"),
     ("verified", "INTEGER"),
     ("error", "TEXT"),
+    ("product_version", "TEXT"),
+    ("task_sha", "TEXT"),
+    ("prompt_sha", "TEXT"),
 )
 COLUMN_NAMES = tuple(name for name, _ in _COLUMNS)
 _COUNT_NEW = ("INSERT INTO run_counts (task, verdict, status, n) "
@@ -173,6 +178,16 @@ class RunIndex:
         validate_run_id(row.run_id)
         with self._connect() as conn:
             conn.execute(_UPSERT, _row_values(row))
+
+    def delete(self, run_id: str) -> bool:
+        """Remove the row of ``run_id``; True when there was one.
+
+        Raises:
+            UserError: invalid id.  StoreError: the database failed.
+        """
+        validate_run_id(run_id)
+        with self._connect() as conn:
+            return conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,)).rowcount > 0
 
     def get(self, run_id: str) -> RunRow | None:
         """The row of ``run_id``, None if the index has none (invalid ids raise UserError)."""

@@ -44,6 +44,9 @@ class RunRow(BaseModel):
     trace_dir: str = ""
     verified: bool | None = None
     error: str | None = None
+    product_version: str | None = None
+    task_sha: str | None = None  # the task's prompts, rules and code (see autogen_pse.provenance)
+    prompt_sha: str | None = None  # the system prompts the roles received in the first cycle
 
     @classmethod
     def from_trace(cls, doc: dict[str, Any], *, trace_dir: Path | str | None = None) -> RunRow:
@@ -53,7 +56,12 @@ class RunRow(BaseModel):
         status = doc.get("status")
         verified = artifact.get("verified") if isinstance(artifact, dict) else None
         error = doc.get("error")
+        recorded = doc.get("provenance")
+        prov: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
         return cls(
+            product_version=prov.get("product_version"),
+            task_sha=prov.get("task_sha"),
+            prompt_sha=doc.get("prompt_sha"),
             run_id=str(doc.get("run_id") or ""),
             task=doc.get("task"),
             model=doc.get("model"),

@@ -30,24 +30,34 @@ class RunSink:
     ``trace.json`` atomically and upserts the index row.
 
     File failures raise :class:`StoreError` (the trace is the record of the run, the run cannot
-    go on without it). An index failure does not stop the run: it is logged, kept in
+    go on without it); after a failed append every later event raises the same error, so the log
+    ends at its last complete event and never skips one (a small event may still fit on a full
+    disk). An index failure does not stop the run: it is logged, kept in
     :attr:`index_error`, and retried at the next checkpoint; ``TraceStore.reindex()`` rebuilds
     the index from the trace files at any time.
     """
 
-    def __init__(self, run_id: str, run_dir: Path, index: RunIndex | None) -> None:
+    def __init__(self, run_id: str, run_dir: Path, index: RunIndex | None, *, reopen: bool = False) -> None:
         self.run_id = run_id
         self.run_dir = Path(run_dir)
         self._index = index
         self._log = EventLog(self.run_dir / EVENTS_FILE)
-        self._builder = TraceBuilder()
+        # reopen: a resumed run appends to its trace; the document goes on from the recorded events
+        self._builder = (TraceBuilder.from_events(e for e in self._log.read() if e.run_id == run_id)
+                         if reopen else TraceBuilder())
         self.index_error: str | None = None
         self.closed = False
+        self._failed: StoreError | None = None  # the first failed append: the log takes no more events
 
     @property
     def trace_path(self) -> Path:
         """``traces/<run_id>/trace.json``."""
         return self.run_dir / TRACE_FILE
+
+    @property
+    def last_seq(self) -> int:
+        """``seq`` of the last event in the trace (where a resumed run's numbering continues)."""
+        return self._builder.last_seq
 
     def document(self) -> dict[str, Any]:
         """The trace document as of the last handled event (a copy)."""
@@ -64,7 +74,13 @@ class RunSink:
             raise ValueError(f"event of run {event.run_id} sent to the sink of run {self.run_id}")
         if self.closed:
             raise StoreError(f"the trace of run {self.run_id} is closed; no event after run_finished")
-        self._log.append(event)
+        if self._failed is not None:  # after a lost event, a later one would misreport the run
+            raise self._failed
+        try:
+            self._log.append(event)
+        except StoreError as exc:
+            self._failed = exc
+            raise
         self._builder.apply(event)
         if event.kind in CHECKPOINT_KINDS:
             self.checkpoint()

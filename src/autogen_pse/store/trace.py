@@ -19,6 +19,7 @@ from typing import Any
 
 from autogen_pse.events import EventKind, RunEvent
 from autogen_pse.names import RUN_STATUSES
+from autogen_pse.provenance import combined_sha
 from autogen_pse.store.rows import RunRow
 
 __all__ = ["RUN_STATUSES", "TRACE_SCHEMA_VERSION", "TraceBuilder", "empty_usage"]
@@ -109,6 +110,11 @@ class TraceBuilder:
             "grounding": None,
             "ledger": None,
             "warnings": [],
+            "provenance": None,
+            "prompt_sha": None,
+            "ingest": None,
+            "retries": 0,
+            "resumed": [],
             "last_seq": 0,
         }
         self._cycles: dict[int, dict[str, Any]] = {}
@@ -174,6 +180,8 @@ class TraceBuilder:
                 "checks": [],
                 "ledger": None,
                 "retrievals": [],
+                "prompts": {},
+                "retries": [],
                 "usage": empty_usage(),
             }
             self._cycles[index] = cycle
@@ -211,6 +219,7 @@ class TraceBuilder:
             status="running",
             vars=dict(p.get("vars") or {}),
             limits=dict(p.get("limits") or {}),
+            provenance=dict(p["provenance"]) if isinstance(p.get("provenance"), dict) else None,
         )
 
     def _prepared(self, event: RunEvent, p: dict[str, Any]) -> None:
@@ -218,7 +227,36 @@ class TraceBuilder:
             "facts": p.get("facts"),
             "reprepared": p.get("reprepared"),
             "facts_path": p.get("facts_path"),
+            "seconds": p.get("seconds"),
         }
+
+    def _prompt(self, event: RunEvent, p: dict[str, Any]) -> None:
+        cycle = self._cycle(event.cycle)
+        if cycle is None:
+            return
+        cycle["prompts"][str(p.get("role"))] = {"sha256": p.get("sha256"), "chars": p.get("chars"),
+                                                "text": p.get("text")}
+        if self._doc["prompt_sha"] is None or cycle["index"] == self._doc["cycles"][0]["index"]:
+            self._doc["prompt_sha"] = combined_sha({r: str(v["sha256"]) for r, v in cycle["prompts"].items()})
+
+    def _retry(self, event: RunEvent, p: dict[str, Any]) -> None:
+        self._doc["retries"] += 1
+        cycle = self._cycle(event.cycle)
+        if cycle is not None:
+            cycle["retries"].append({"seq": event.seq, "ts": event.ts, "role": p.get("role"),
+                                     "attempt": p.get("attempt"), "error_kind": p.get("error_kind"),
+                                     "wait": p.get("wait")})
+
+    def _ingested(self, event: RunEvent, p: dict[str, Any]) -> None:
+        self._doc["ingest"] = dict(p)
+
+    def _resumed(self, event: RunEvent, p: dict[str, Any]) -> None:
+        doc = self._doc
+        doc["resumed"].append({"seq": event.seq, "ts": event.ts, **p})
+        doc.update(status="running", ended_at=None, error=None, verdict=None, reason=None, limit=None)
+        keep = _int(p.get("from_cycle")) - 1  # cycles after the last completed one are run again
+        for index in [i for i in self._cycles if i > keep]:
+            doc["cycles"].remove(self._cycles.pop(index))
 
     def _retrieval(self, event: RunEvent, p: dict[str, Any]) -> None:
         entry = {
@@ -358,6 +396,10 @@ _HANDLERS = {
     EventKind.ARTIFACT: TraceBuilder._artifact,
     EventKind.WARNING: TraceBuilder._warning,
     EventKind.RUN_FINISHED: TraceBuilder._run_finished,
+    EventKind.PROMPT: TraceBuilder._prompt,
+    EventKind.RETRY: TraceBuilder._retry,
+    EventKind.INGESTED: TraceBuilder._ingested,
+    EventKind.RESUMED: TraceBuilder._resumed,
 }
 
 

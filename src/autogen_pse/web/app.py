@@ -94,6 +94,9 @@ def create_app(
         shutdown = getattr(executor, "shutdown", None)
         if owned and shutdown is not None:
             await shutdown()
+        from autogen_pse.telemetry import close_active
+
+        await asyncio.to_thread(close_active)  # OpenTelemetry: export the last spans (bounded wait)
 
     # No Swagger UI: it loads scripts from a CDN, which the CSP (and an offline machine) forbids.
     app = FastAPI(title="autogen-pse dashboard", version=__version__, description=DESCRIPTION,
