@@ -34,8 +34,9 @@ from .errors import UserError
 from .events import EventKind, RunEvent
 from .registry import ROLES
 
-_FAULTS: dict[str, dict[str, Any]] = {"rate limit": {"error": "rate_limit", "retry_after": 0}, "server error": {"error": "server"},
-           "timeout": {"error": "timeout"}, "connection error": {"error": "connection"}}
+_FAULTS: dict[str, dict[str, Any]] = {
+    "rate limit": {"error": "rate_limit", "retry_after": 0}, "server error": {"error": "server"},
+    "timeout": {"error": "timeout"}, "connection error": {"error": "connection"}}
 TRUNCATED = "…[truncated "
 _DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:s|ms|sec|seconds)\b")
 _TMP = re.compile(r"/tmp/[^\s'\"]+")

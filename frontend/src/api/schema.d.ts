@@ -735,7 +735,7 @@ export interface components {
          * EventKind
          * @enum {string}
          */
-        EventKind: "run_started" | "prepared" | "retrieval" | "cycle_started" | "message" | "tool_call" | "tool_result" | "verdict" | "check" | "ledger" | "usage" | "cycle_finished" | "sanitized" | "artifact" | "warning" | "model_call" | "model_wait" | "run_finished";
+        EventKind: "run_started" | "prepared" | "retrieval" | "cycle_started" | "message" | "tool_call" | "tool_result" | "verdict" | "check" | "ledger" | "usage" | "cycle_finished" | "sanitized" | "artifact" | "warning" | "model_call" | "model_wait" | "prompt" | "retry" | "ingested" | "resumed" | "run_finished";
         /** Grounding */
         Grounding: {
             /** Checked */
@@ -799,6 +799,104 @@ export interface components {
             status: "ok";
             /** Version */
             version: string;
+        };
+        /**
+         * IngestedEvent
+         * @description A ``ingested`` event.
+         */
+        IngestedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "ingested";
+            payload: components["schemas"]["IngestedPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /**
+         * IngestedPayload
+         * @description Knowledge-base ingestion and pre-generation retrieval, before the first turn.
+         */
+        IngestedPayload: {
+            /**
+             * Added Files
+             * @default 0
+             */
+            added_files: number;
+            /**
+             * Chunks Added
+             * @default 0
+             */
+            chunks_added: number;
+            /**
+             * Chunks Removed
+             * @default 0
+             */
+            chunks_removed: number;
+            /** Collection */
+            collection: string;
+            /**
+             * Embed Seconds
+             * @default 0
+             */
+            embed_seconds: number;
+            /** Embedding */
+            embedding: string;
+            /**
+             * Queries
+             * @default 0
+             */
+            queries: number;
+            /**
+             * Removed Files
+             * @default 0
+             */
+            removed_files: number;
+            /**
+             * Retrieval Seconds
+             * @default 0
+             */
+            retrieval_seconds: number;
+            /**
+             * Seconds
+             * @default 0
+             */
+            seconds: number;
+            /**
+             * Skipped Files
+             * @default 0
+             */
+            skipped_files: number;
+            /**
+             * Updated Files
+             * @default 0
+             */
+            updated_files: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Latency
+         * @description A model call's wall time (retries included) and the time to its first streamed chunk
+         *     (null unless streamed), in seconds.
+         */
+        Latency: {
+            /** Seconds */
+            seconds: number;
+            /** Ttft */
+            ttft?: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * LedgerEvent
@@ -946,6 +1044,7 @@ export interface components {
         MessagePayload: {
             /** Content */
             content: string;
+            latency?: components["schemas"]["Latency"] | null;
             /** Source */
             source: string;
             /**
@@ -1009,6 +1108,11 @@ export interface components {
             seconds: number;
             /** Tokens Per S */
             tokens_per_s: number;
+            /**
+             * Ttft
+             * @description seconds to the first streamed chunk; null unless streamed
+             */
+            ttft?: number | null;
         } & {
             [key: string]: unknown;
         };
@@ -1086,6 +1190,115 @@ export interface components {
             facts_path?: string | null;
             /** Reprepared */
             reprepared: boolean;
+            /**
+             * Seconds
+             * @description the prepare step (hook run or cache check)
+             */
+            seconds?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * PromptEvent
+         * @description A ``prompt`` event.
+         */
+        PromptEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "prompt";
+            payload: components["schemas"]["PromptPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /**
+         * PromptPayload
+         * @description The system prompt one role received in one cycle; ``sha256`` = first 16 hex digits.
+         */
+        PromptPayload: {
+            /** Chars */
+            chars: number;
+            /** Role */
+            role: string;
+            /** Sha256 */
+            sha256: string;
+            /** Text */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Provenance
+         * @description What produced a run: product version and SHA-256 (first 16 hex digits) of the task folder
+         *     and of its ``prompts/`` folder.
+         */
+        Provenance: {
+            /** Product Version */
+            product_version?: string | null;
+            /** Prompts Sha */
+            prompts_sha?: string | null;
+            /** Task Sha */
+            task_sha?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ResumedEvent
+         * @description A ``resumed`` event.
+         */
+        ResumedEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "resumed";
+            payload: components["schemas"]["ResumedPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /**
+         * ResumedPayload
+         * @description ``pse run --resume``: the run continues at cycle ``from_cycle``.
+         */
+        ResumedPayload: {
+            /** From Cycle */
+            from_cycle: number;
+            /** Last Seq */
+            last_seq: number;
+            limits?: components["schemas"]["RunLimits"];
+            /** Model */
+            model: string;
+            /** Model Spec */
+            model_spec?: string | null;
+            /** Previous Error */
+            previous_error?: string | null;
+            /** Previous Status */
+            previous_status?: string | null;
+            /** Task */
+            task: string;
+            /** Vars */
+            vars?: {
+                [key: string]: string;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -1164,6 +1377,46 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * RetryEvent
+         * @description A ``retry`` event.
+         */
+        RetryEvent: {
+            /**
+             * Cycle
+             * @default 0
+             */
+            cycle: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "retry";
+            payload: components["schemas"]["RetryPayload"];
+            /** Run Id */
+            run_id: string;
+            /** Seq */
+            seq: number;
+            /** Ts */
+            ts: string;
+        };
+        /**
+         * RetryPayload
+         * @description A failed model call about to be retried: ``attempt`` (1-based) failed with ``error_kind``;
+         *     the next starts after ``wait`` seconds.
+         */
+        RetryPayload: {
+            /** Attempt */
+            attempt: number;
+            /** Error Kind */
+            error_kind: string;
+            /** Role */
+            role: string;
+            /** Wait */
+            wait: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** RunAccepted */
         RunAccepted: {
             /** Events Url */
@@ -1218,7 +1471,7 @@ export interface components {
          * @description The ``data`` of every SSE frame of ``GET /api/runs/{run_id}/events`` (``id`` = ``seq``): one
          *     of the typed events of :mod:`autogen_pse.events`, discriminated on ``kind``.
          */
-        RunEventOut: components["schemas"]["RunStartedEvent"] | components["schemas"]["PreparedEvent"] | components["schemas"]["RetrievalEvent"] | components["schemas"]["CycleStartedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["CheckEvent"] | components["schemas"]["LedgerEvent"] | components["schemas"]["UsageEvent"] | components["schemas"]["CycleFinishedEvent"] | components["schemas"]["SanitizedEvent"] | components["schemas"]["ArtifactEvent"] | components["schemas"]["WarningEvent"] | components["schemas"]["ModelCallEvent"] | components["schemas"]["ModelWaitEvent"] | components["schemas"]["RunFinishedEvent"];
+        RunEventOut: components["schemas"]["RunStartedEvent"] | components["schemas"]["PreparedEvent"] | components["schemas"]["RetrievalEvent"] | components["schemas"]["CycleStartedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["ToolCallEvent"] | components["schemas"]["ToolResultEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["CheckEvent"] | components["schemas"]["LedgerEvent"] | components["schemas"]["UsageEvent"] | components["schemas"]["CycleFinishedEvent"] | components["schemas"]["SanitizedEvent"] | components["schemas"]["ArtifactEvent"] | components["schemas"]["WarningEvent"] | components["schemas"]["ModelCallEvent"] | components["schemas"]["ModelWaitEvent"] | components["schemas"]["PromptEvent"] | components["schemas"]["RetryEvent"] | components["schemas"]["IngestedEvent"] | components["schemas"]["ResumedEvent"] | components["schemas"]["RunFinishedEvent"];
         /**
          * RunFinishedEvent
          * @description A ``run_finished`` event.
@@ -1354,6 +1607,17 @@ export interface components {
             limits?: components["schemas"]["RunLimits"];
             /** Model */
             model: string;
+            /**
+             * Model Spec
+             * @description the --model spelling, for resume/replay
+             */
+            model_spec?: string | null;
+            provenance?: components["schemas"]["Provenance"] | null;
+            /**
+             * Replay Of
+             * @description the run a `pse replay` run replays
+             */
+            replay_of?: string | null;
             /** Task */
             task: string;
             /**
@@ -1576,6 +1840,7 @@ export interface components {
         ToolCallPayload: {
             /** Calls */
             calls: components["schemas"]["ToolCallItem"][];
+            latency?: components["schemas"]["Latency"] | null;
             /** Source */
             source: string;
             usage?: components["schemas"]["CallUsage"] | null;
