@@ -142,3 +142,30 @@ async def test_the_builtin_jsonl_sink_appends_every_event(settings: Settings, sc
     exported = [json.loads(line) for line in out.read_text().splitlines()]
     assert [e for e in exported if e["run_id"] == first.run_id] == events
     assert {e["run_id"] for e in exported} == {first.run_id, second.run_id}
+
+
+def test_a_resumed_run_starts_its_sinks_at_the_resumed_event() -> None:
+    from autogen_pse.events import EventKind, RunEvent
+    from autogen_pse.sinks import IsolatedSink, RunInfo
+
+    class Seen:
+        def __init__(self) -> None:
+            self.starts: list[RunInfo] = []
+            self.kinds: list[str] = []
+
+        def start(self, run: RunInfo) -> None:
+            self.starts.append(run)
+
+        def handle(self, event: RunEvent) -> None:
+            self.kinds.append(event.kind.value)
+
+        def close(self) -> None:
+            pass
+
+    seen = Seen()
+    sink = IsolatedSink("seen", seen, warn=lambda m: None)
+    payload = {"from_cycle": 2, "last_seq": 40, "task": "demo", "model": "scripted:x"}
+    sink(RunEvent(run_id="r", seq=41, kind=EventKind.RESUMED, payload=payload))
+    sink(RunEvent(run_id="r", seq=42, cycle=2, kind=EventKind.CYCLE_STARTED, payload={"index": 2, "kind": "fix"}))
+    assert [(r.task, r.model) for r in seen.starts] == [("demo", "scripted:x")]  # started once, by resumed
+    assert seen.kinds == ["resumed", "cycle_started"]
