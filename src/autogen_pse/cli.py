@@ -158,6 +158,7 @@ def run_through_executor(settings: Settings, request: RunRequest, sinks: list[Ev
     """
     import asyncio
     import signal
+    import threading
 
     from .executor import open_executor
     from .store import TraceStore
@@ -169,8 +170,9 @@ def run_through_executor(settings: Settings, request: RunRequest, sinks: list[Ev
         if on_accepted is not None:
             on_accepted()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, lambda: loop.create_task(executor.cancel(run_id)))
+        if threading.current_thread() is threading.main_thread():  # signals reach the main thread only
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, lambda: loop.create_task(executor.cancel(run_id)))
         try:
             return await executor.wait(run_id)
         finally:

@@ -109,3 +109,41 @@ async def test_replay_bad_input_is_one_line(settings: Settings, tmp_path: Path,
     code = await _main(["replay", result.run_id])
     err = capsys.readouterr().err
     assert code == 2 and "nothing to replay" in err
+
+
+async def test_pse_replay_runs_through_the_executor(settings: Settings, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from autogen_pse import executor as executor_module
+
+    run_id = await _recorded(settings, tmp_path)
+    capsys.readouterr()
+    submitted: list[RunRequest] = []
+    submit = executor_module.LocalExecutor.submit
+
+    async def spy(self: executor_module.LocalExecutor, request: RunRequest) -> str:
+        submitted.append(request)
+        return await submit(self, request)
+
+    monkeypatch.setattr(executor_module.LocalExecutor, "submit", spy)
+    code = await _main(["replay", run_id, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["replay_of"] == run_id and report["same_verdicts"] and report["same_checks"]
+    assert [(r.task, r.replay) for r in submitted] == [("demo", run_id)]  # the CLI went through the executor
+    store = TraceStore(settings)
+    assert comparable(store.read_events(report["run_id"])) == comparable(store.read_events(run_id))
+
+
+async def test_a_request_to_resume_or_replay_takes_nothing_the_trace_decides(settings: Settings,
+                                                                            tmp_path: Path) -> None:
+    from autogen_pse.errors import UserError
+    from autogen_pse.runner import plan_request
+
+    run_id = await _recorded(settings, tmp_path)
+    for request in (RunRequest(task="", replay=run_id, vars={"x": "1"}), RunRequest(task="", replay=run_id, max_cycles=2),
+                    RunRequest(task="", resume=run_id, replay=run_id)):
+        with pytest.raises(UserError):
+            plan_request(request, settings)
+    with pytest.raises(UserError, match="task 'demo'"):
+        plan_request(RunRequest(task="portfolio-review", replay=run_id), settings)
+    assert plan_request(RunRequest(task="", replay=run_id), settings).replay_of == run_id
