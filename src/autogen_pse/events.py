@@ -518,6 +518,7 @@ class EventEmitter:
         self._delivering: RunEvent | None = None
         self._pending: list[tuple[EventKind, dict[str, Any], int]] = []
         self._finished = False  # run_finished was emitted: deferred events are dropped
+        self._opened = False  # this emitter delivered its first event (run_started, or resumed)
         self.current_cycle = 0  # set by the cycle loop; for events raised from inside a cycle's tools
 
     def add_sink(self, sink: EventSink) -> None:
@@ -539,6 +540,7 @@ class EventEmitter:
         body = check_payload(kind, payload if payload is not None else {}, strict=self._strict)
         event = RunEvent(run_id=self.run_id, seq=self._seq + 1, cycle=cycle, kind=kind, payload=body)
         outer, self._delivering = self._delivering, event
+        self._opened = True
         self._finished = self._finished or kind == EventKind.RUN_FINISHED
         try:
             if not self._sinks:
@@ -560,7 +562,7 @@ class EventEmitter:
         if self._finished:
             return
         self._pending.append((kind, payload, self.current_cycle if cycle is None else cycle))
-        if self._delivering is None and self._seq > 0:
+        if self._delivering is None and self._opened:
             self._drain()
 
     def _drain(self) -> None:

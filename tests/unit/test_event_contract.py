@@ -167,3 +167,35 @@ def test_a_new_event_kind_the_live_page_does_not_handle_fails_the_frontend_type_
     errors = [line for line in done.stdout.splitlines() if "error TS" in line]
     assert any(line.startswith("src/live/reducer.ts") and "never" in line for line in errors), done.stdout
     assert any("EVERY_KIND_LISTENED" in line or "teleport" in line for line in errors), done.stdout
+
+
+def test_a_resumed_emitter_numbers_on_from_the_trace_and_defers_until_its_first_event() -> None:
+    from autogen_pse.events import EventEmitter, EventKind
+
+    seen: list[tuple[int, str]] = []
+    emitter = EventEmitter("r", [lambda e: seen.append((e.seq, e.kind.value))], last_seq=40)
+    assert emitter.last_seq == 40
+    emitter.defer(EventKind.WARNING, {"message": "a sink could not be opened"})
+    assert seen == []  # a warning never comes before the run's resumed event
+    emitter.emit(EventKind.RESUMED, {"from_cycle": 2, "last_seq": 40, "task": "demo", "model": "m"})
+    assert seen == [(41, "resumed"), (42, "warning")] and emitter.last_seq == 42
+
+
+def test_a_number_is_taken_only_once_the_trace_recorded_the_event() -> None:
+    from autogen_pse.events import EventEmitter, EventKind
+
+    fail = [True]
+    recorded: list[int] = []
+
+    def trace(event: object) -> None:
+        if fail[0]:
+            raise OSError("disk full")
+        recorded.append(event.seq)  # type: ignore[attr-defined]
+
+    emitter = EventEmitter("r", [trace])
+    with pytest.raises(OSError):
+        emitter.emit(EventKind.WARNING, {"message": "x"})
+    assert emitter.last_seq == 0
+    fail[0] = False
+    emitter.emit(EventKind.WARNING, {"message": "y"})
+    assert recorded == [1] and emitter.last_seq == 1  # seq stays contiguous
