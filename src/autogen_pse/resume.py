@@ -56,10 +56,15 @@ class Resumption:
 
 
 def save_checkpoint(run_dir: Path, point: ResumePoint, provider: Any, model_spec: str) -> None:
-    """Write ``checkpoint.json`` (atomic) for ``point``; raises StoreError when it cannot be written."""
+    """Write ``checkpoint.json`` (atomic) for ``point``; raises StoreError when it cannot be written.
+
+    Atomic but not fsync'ed, like ``trace.json``: ``events.jsonl`` is the run's durable record. After a
+    power loss the checkpoint may be a cycle behind the log; a resume then runs that cycle again (the
+    ``resumed`` event supersedes the recorded cycles from ``from_cycle`` on)."""
     cursors = getattr(provider, "cursors", None)
     atomic_write_json(run_dir / CHECKPOINT_FILE, {**point.checkpoint(), "model_spec": model_spec,
-                                                  "cursors": dict(cursors) if isinstance(cursors, dict) else None})
+                                                  "cursors": dict(cursors) if isinstance(cursors, dict) else None},
+                      durable=False)
 
 
 def _load_checkpoint(run_dir: Path) -> tuple[ResumePoint | None, dict[str, Any]]:
