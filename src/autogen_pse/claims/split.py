@@ -378,6 +378,8 @@ def _split_units(text: str) -> list[Unit]:
             flush_paragraph()
             if not fixed_header and not re.search(r"\d", line) and i + 1 < len(lines):
                 fixed_header = [c for c, _o in fixed]
+                if line[:1].isspace():  # "        qty   cost/u …": the first column (the holding) has no name
+                    fixed_header = ["", *fixed_header]
                 continue
             paragraph += 1
             units.append(
