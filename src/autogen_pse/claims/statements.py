@@ -39,7 +39,7 @@ class Statements(VerifierState):
             gloss = _GLOSS.match(text, m.end)
             if gloss:
                 taken.append((gloss.start(), gloss.end()))
-        out = []
+        out: list[Finding] = []
         if _CSV_HEADER.fullmatch(text.strip()):
             return out  # "Sym,Qty,CostPx,Close,MktVal,Wt%": column names
         titled = title_case(text)  # "Kingsbury Wealth Partners LLP", "Quarterly Portfolio Letter": a title
