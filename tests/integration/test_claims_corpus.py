@@ -48,12 +48,12 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    # batches a–p; the CV floors sit under a–l's because the blind batches m–p (LinkedIn, academic,
-    # agency, JSON Resume…) are in the count: detection on them is lower (see docs/claims.md)
-    ("portfolio-review", {"contradicted": 0.93, "no_number_flagged": 0.82, "fails": 0.85,
-                          "faithful_failed": 0.16, "faithful_warned": 0.05}),
+    # batches a–q; the floors sit under a–l's because the blind batches m–q (voice memos, YAML reports,
+    # spreadsheet pastes, LinkedIn, agency profiles, JSON Resume…) are in the count (see docs/claims.md)
+    ("portfolio-review", {"contradicted": 0.93, "no_number_flagged": 0.80, "fails": 0.85,
+                          "faithful_failed": 0.18, "faithful_warned": 0.05}),
     ("resume-tailor", {"contradicted": 0.93, "no_number_flagged": 0.80, "fails": 0.93,
-                       "faithful_failed": 0.12, "faithful_warned": 0.0}),
+                       "faithful_failed": 0.125, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
     bench = _bench()

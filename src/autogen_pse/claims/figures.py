@@ -149,7 +149,8 @@ class Figures(Binding, Derived, Counts):
         if q.unit == "count" and not bare and direction:  # "we're up fifty-one thousand two sixty-six": a sum
             for e in [entity, *others]:
                 pools.append([f for f in self._facts(e) if self._signed(f) and f.unit in compatible])
-        if _NORM.search(text) and not mentions:  # "No position may exceed 30 per cent": the rules speak
+        rule_paren = re.search(r"\b(?:rule|limit|threshold|cap|level)s?\W{0,3}\([^()]*$", text[: q.start], re.I)
+        if (_NORM.search(text) and not mentions) or rule_paren:  # "No position may exceed 30 %", "rule (730d / -10%)"
             rules = [m for m in self.ev.metrics if m.scope == "global"]
             pools.append([f for m in rules for f in self._pool(None, m, compatible, 0)])
         pair = _pair_role(text, q)

@@ -48,8 +48,9 @@ class Relations(Figures):
         ]
         for m, metric, phrase, order in longest:
             before = text[max(0, m.start() - 16) : m.start()].lower()
-            figure_follows = re.match(
-                r"\s*(?:was|is|of|at|:|=|—|-)?\s*(?:nearly|about|around|roughly|almost|~)?\s*(?:[-−]?\d|"
+            figure_before = re.search(r"[-−+]?\d[\d.,]*\s*%?\s*$", text[max(0, m.start() - 12) : m.start()])
+            figure_follows = figure_before or re.match(
+                r"[*_]*\s*(?:was|is|of|at|:|=|—|-)?[*_]*\s*(?:nearly|about|around|roughly|almost|~)?\s*(?:[-−]?\d|"
                 r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
                 r"eighty|ninety)\b)",
                 text[m.end() :],

@@ -121,7 +121,8 @@ def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
                 cur,
             )
         )  # "4.2 Certified Kubernetes …" (an outline number), "💡 Tip: …" (an icon) open a record
-        if starts_record and not re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev):
+        leader = re.search(r"\.{4,}\s*\S+$", prev)  # "MSc Computer Science, Leeds ........ 2015": a row
+        if leader or (starts_record and not re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev)):
             groups.append([i])
         else:
             groups[-1].append(i)
@@ -156,7 +157,23 @@ def _bounded(units: list[Unit]) -> list[Unit]:
 
 def split_units(text: str) -> list[Unit]:
     """The claim units of ``text`` in order (see the module docstring)."""
-    return _bounded(_letterhead(text, _split_units(text)))
+    return _bounded(_commentary(_letterhead(text, _split_units(text))))
+
+
+_COMMENTARY = re.compile(
+    r"\b(?:what i (?:changed|did)|changes(?: made)?|change (?:log|notes)|tailoring notes|notes? (?:on|about) "
+    r"(?:the )?(?:changes|tailoring|edits)|why (?:this|these) (?:works?|changes)|how i tailored|editor'?s notes?|"
+    r"notes for you|what i (?:kept|left out))\b",
+    re.IGNORECASE,
+)
+
+
+def _commentary(units: list[Unit]) -> list[Unit]:
+    """Notes about the document itself ("What I changed and why") say nothing about the subject."""
+    for u in units:
+        if u.kind != "heading" and (_COMMENTARY.search(u.section) or any(_COMMENTARY.search(c) for c in u.context)):
+            u.kind = "meta"
+    return units
 
 
 _TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "")
@@ -361,6 +378,8 @@ def _split_units(text: str) -> list[Unit]:
             flush_paragraph()
             if not fixed_header and not re.search(r"\d", line) and i + 1 < len(lines):
                 fixed_header = [c for c, _o in fixed]
+                if line[:1].isspace():  # "        qty   cost/u …": the first column (the holding) has no name
+                    fixed_header = ["", *fixed_header]
                 continue
             paragraph += 1
             units.append(
@@ -379,7 +398,7 @@ def _split_units(text: str) -> list[Unit]:
             lead = _BOLD_LEAD.match(body)
             ctx = (
                 [t for _l, t in headings]
-                + ([lead_line] if lead_line and indent == 0 else [])
+                + ([lead_line] if lead_line and not [b for b in bullets if b[0] < indent] else [])  # top level
                 + [t for _i, t in bullets]
             )
             paragraph += 1
@@ -389,10 +408,17 @@ def _split_units(text: str) -> list[Unit]:
             prev_blank = False
             continue
         if bullets and not prev_blank and line.startswith((" ", "\t")) and units and units[-1].kind == "bullet":
-            # a wrapped bullet line: its own sentences, same paragraph and context
+            # a wrapped bullet line: same paragraph and context; a sentence cut at the line break
+            # ("… cutting data delays from 24" / "hours to 15 minutes") goes on across it
             ctx = units[-1].context
-            for sent, s, e in _sentences(line.strip(), base + len(line) - len(line.lstrip())):
-                units.append(Unit(sent, s, e, i + 1, "bullet", section, list(ctx), paragraph=paragraph))
+            start = base + len(line) - len(line.lstrip())
+            if not re.search(r"[.!?;:]\W*$", units[-1].text):
+                start = units.pop().start
+            chunk = text[start : base + len(line.rstrip())]
+            for sent, s, e in _sentences(chunk.replace("\n", " "), start):
+                sent = re.sub(r"\s{2,}", " ", sent)  # the wrapped line's indent
+                units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, "bullet", section, list(ctx),
+                                  paragraph=paragraph))  # fmt: skip
             continue
         bullets = [] if prev_blank else bullets
         para_lines.append(i)

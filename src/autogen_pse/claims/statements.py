@@ -18,6 +18,7 @@ from .state import VerifierState
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 
 
+_CSV_HEADER = re.compile(r"[\w%/.()&-]+(?:\s?[,;\t]\s?[\w%/.()&-]+){4,}")
 _SMALL_WORDS = frozenset("a an and as at by for from in of on or the to with vs per".split())
 
 
@@ -38,7 +39,9 @@ class Statements(VerifierState):
             gloss = _GLOSS.match(text, m.end)
             if gloss:
                 taken.append((gloss.start(), gloss.end()))
-        out = []
+        out: list[Finding] = []
+        if _CSV_HEADER.fullmatch(text.strip()):
+            return out  # "Sym,Qty,CostPx,Close,MktVal,Wt%": column names
         titled = title_case(text)  # "Kingsbury Wealth Partners LLP", "Quarterly Portfolio Letter": a title
         for name in unknown_names(text, self.catalogue, self.known, taken, self.vocab):
             if titled and name.entity != "?ticker":
@@ -61,6 +64,8 @@ class Statements(VerifierState):
     def _statement(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]]) -> list[Finding]:
         """A factual statement whose content words no source or vocabulary explains: a claim word
         ("announced", "dividend", "award") or a proper noun that no source names."""
+        if _CSV_HEADER.fullmatch(text.strip()):
+            return []  # column names
         taken = [(m.start, m.end) for m in mentions] + skip
         words = [(w, s) for w, s, _e in content_words(text) if not any(a <= s < b for a, b in taken)]
         unexplained = [

@@ -54,7 +54,8 @@ _ABSENT = re.compile(
     r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
     r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
     r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|n't\s+feature|"
-    r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to)\b",
+    r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent)|"
+    r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?)\b",
     re.IGNORECASE,
 )
 
@@ -66,7 +67,9 @@ class Verifier(Relations, Statements):
         self.ev = evidence
         self.catalogue = Catalogue(evidence)
         self.metric_re = {m.name: phrase_regex(m.words, phrase_end=True) for m in evidence.metrics if m.words}
-        self.after_re = {m.name: phrase_regex(m.after_words) for m in evidence.metrics if m.after_words}
+        self.after_re = {
+            m.name: phrase_regex(m.after_words, phrase_end=True) for m in evidence.metrics if m.after_words
+        }
         self.rank_re = [(rank_regex(p), m, p, order) for m in evidence.metrics for p, order in m.rank.items()]
         # one pass to tell whether a claim has any ranking phrase at all (most have none)
         firsts = sorted({p.split()[0] for m in evidence.metrics for p in m.rank}, key=len, reverse=True)

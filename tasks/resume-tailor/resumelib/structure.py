@@ -109,7 +109,7 @@ def split_sections(lines: list[str]) -> list[Section]:
     sections = [Section("header", "", 0, -1, 0, len(lines))]
     for i, line in enumerate(lines):
         head = heading_of(line)
-        text = line.strip()
+        text = line.strip().strip("|+=*_ ").strip()  # "| SUMMARY        |" in an ASCII box
         if head is None and text.isupper() and classify_section(text) and len(text) <= 40:
             head = (2, text.title())
         plain = clean_inline(text)  # "Experience", "Licenses & certifications": a plain-text heading line
@@ -196,8 +196,8 @@ def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
     date, _ = is_date_line(line)
     if date is not None:
         return False
-    if any(d.is_range for d in find_dates(clean_inline(line))) and re.search(r"[—–|·,@]| at ", line):
-        return True
+    if any(d.is_range for d in find_dates(clean_inline(line))) and re.search(r"[—–|·,@]| at |\S\s{3,}\S", line):
+        return True  # "SENIOR BACKEND ENGINEER          Mar 2020 - Present": columns apart
     nxt = next((j for j in range(i + 1, min(i + 3, section.end)) if lines[j].strip()), None)
     if nxt is not None and is_date_line(lines[nxt])[0] is not None:
         return True
@@ -229,6 +229,7 @@ def split_blocks(lines: list[str], section: Section) -> list[Block]:
         for i in range(section.start, section.end)
         if lines[i].strip()
         and not _TABLE_RULE.match(lines[i])
+        and not re.fullmatch(r"[\s+\-=_|*#~.]+", lines[i])  # an ASCII rule or box edge
         and not (i + 1 < len(lines) and "|" in lines[i] and _TABLE_RULE.match(lines[i + 1]))
     ]
     blocks: list[Block] = []
