@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .claims import Evidence, Ledger, Verifier, build_ledger, ledger_checks
-from .claims.formats import read_document
+from .claims.formats import read_document, relined
 from .errors import PseError, RunError
 from .facts import FACT_REF, render, unknown_fact_check
 from .hooks import CheckContext, CheckResult, Fact, Sanitized
@@ -69,10 +69,11 @@ class Checker:
             results.append(unknown_fact_check(unknown or []))
         if self._checks is not None:
             # an HTML or LaTeX document is checked in its Markdown reading, as the ledger reads it
-            out = self._call("checks", self._checks, self._ctx(read_document(rendered).text, raw))
+            reading = read_document(rendered)
+            out = self._call("checks", self._checks, self._ctx(reading.text, raw))
             if not isinstance(out, list) or not all(isinstance(r, CheckResult) for r in out):
                 raise RunError(f"{self._task.dir / 'checks.py'}: checks() must return list[CheckResult]")
-            results.extend(out)
+            results.extend(relined(r, reading, rendered) for r in out)
         verifier = self.verifier()
         if verifier is not None:
             self.ledger = build_ledger(rendered, verifier)

@@ -135,6 +135,9 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
             derive("gain_share_pct", "gain_share", share, "pct", f"{share:.1f}%")
     n = len(data["symbols"])
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
+    total = _value(facts, "total_value")  # "the 30 % cap in dollars: ~$38,147"
+    cap_value = cap / 100 * total
+    add(FactValue(id="cap_value", metric="cap", value=cap_value, unit="money", display=f"{cap_value:,.2f}"))
     rest = 100 - _value(facts, "top3_weight_pct")  # "… 76.28 %, leaving 23.72 % in the other two"
     add(FactValue(id="rest_weight_pct", metric="remainder", value=rest, unit="pct", display=f"{rest:.2f}%"))
     multiple = _value(facts, "total_value") / _value(facts, "total_cost")

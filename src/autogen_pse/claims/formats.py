@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from ..hooks import CheckResult
+
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|br|section|article|span|body|html)\b[^>]*>", re.I)
 _LATEX = re.compile(r"\\(?:documentclass|begin\{|section\*?\{|cventry|cvitem|item\b|textbf\{|subsection\*?\{)")
 
@@ -69,6 +71,30 @@ class Builder:
     def reading(self) -> Reading:
         text = "".join(self.parts)
         return Reading(re.sub(r"[ \t]+\n", lambda m: " " * (len(m.group(0)) - 1) + "\n", text), self.pieces or [(0, 0)])
+
+
+_LINE_REF = re.compile(r"\b(line )(\d+)\b")
+
+
+def relined(result: CheckResult, reading: Reading, original: str) -> CheckResult:
+    """``result`` of a check that read the Markdown reading, its "line N" references turned into the
+    lines of the document as written."""
+    if not reading.converted:
+        return result
+    starts = [0] + [m.end() for m in re.finditer("\n", reading.text)]
+
+    def fix(m: re.Match[str]) -> str:
+        n = int(m.group(2))
+        if not 1 <= n <= len(starts):
+            return m.group(0)
+        return f"{m.group(1)}{original.count(chr(10), 0, reading.original(starts[n - 1])) + 1}"
+
+    return result.model_copy(
+        update={
+            "detail": _LINE_REF.sub(fix, result.detail),
+            "unsupported": [_LINE_REF.sub(fix, u) for u in result.unsupported],
+        }
+    )
 
 
 def is_html(text: str) -> bool:
@@ -154,11 +180,45 @@ _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a hea
 )
 
 
+_FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
+
+
+_USER_TURN = re.compile(r"^[ \t]*\**(?:user|you said|you|me|human|client|question|q)\**[ \t]*:", re.I | re.M)
+_MODEL_TURN = re.compile(
+    r"^[ \t]*\**(?:assistant|chatgpt said|chatgpt|claude said|claude|gemini said|gemini|copilot|ai|bot|answer|a)"
+    r"\**[ \t]*:",
+    re.I | re.M,
+)
+_TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")  # inline HTML in Markdown ("<p align=\"center\">", "<br>")
+_LINK_TARGET = re.compile(r"(?<=\])\([^)\s]+(?:\s+\"[^\"]*\")?\)")  # "[![AWS](https://img.shields.io/…)](…)"
+
+
+def user_turn_lines(text: str) -> set[int]:
+    """The lines (1-based) of the user's turns in a pasted chat or Q&A ("User: …", "You said: …",
+    "Q: …" up to the assistant's "Assistant:"/"A:"): what the user asked or proposed is context for
+    the answers, not a claim of the artifact."""
+    if not (_USER_TURN.search(text) and _MODEL_TURN.search(text)):
+        return set()
+    out, user = set(), False
+    for n, line in enumerate(text.split("\n"), start=1):
+        if _USER_TURN.match(line):
+            user = True
+        elif _MODEL_TURN.match(line):
+            user = False
+        if user:
+            out.add(n)
+    return out
+
+
 def tidy(text: str) -> str:
-    """Footnote markers ("67.55 %[1]", "CAGR¹"), checkboxes ("- [x] …"), callout and toggle marks and
+    """Inline HTML tags and link targets in Markdown, footnote
+    markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
     property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
     blanked or made plain, every line keeping its length."""
+    text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
+    text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
@@ -304,4 +364,4 @@ class _Html(HTMLParser):
         self.out.emit(text, self._pos())
 
 
-__all__ = ["Reading", "read_document", "tidy"]
+__all__ = ["Reading", "read_document", "relined", "tidy", "user_turn_lines"]

@@ -82,11 +82,13 @@ class _Writer:
 
     def node(self, node: Any) -> None:
         if isinstance(node, LatexCharsNode):
-            text = node.chars
-            if "\n\n" in text or (text.strip() == "" and text.count("\n") > 1):
-                self.out.block(node.pos)
-                text = text.split("\n\n")[-1]
-            self.out.emit(" ".join(text.split("\n")) if text.strip() else (" " if text else ""), node.pos)
+            at = node.pos
+            for k, part in enumerate(re.split(r"(\n[ \t]*\n\s*)", node.chars)):
+                if k % 2:  # a blank line: a new paragraph
+                    self.out.block(at)
+                elif part:
+                    self.out.emit(" ".join(part.split("\n")) if part.strip() else " ", at)
+                at += len(part)
         elif isinstance(node, LatexGroupNode):
             self.nodes(node.nodelist or [])
         elif isinstance(node, LatexSpecialsNode):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..hooks import CheckResult
-from .formats import read_document
+from .formats import read_document, user_turn_lines
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
 from .split import Unit, split_units
@@ -41,7 +41,10 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
     section = ""
+    asked = user_turn_lines(artifact)  # a pasted chat's user turns: context, not claims
     for n, unit in enumerate(split_units(artifact), start=1):
+        if unit.line in asked:
+            unit.kind = "meta"
         scope = _context_entities(unit, verifier)
         if unit.section != section or unit.kind == "heading":
             section, entry = unit.section, []

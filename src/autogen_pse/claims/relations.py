@@ -24,6 +24,11 @@ from .patterns import (
 )
 
 _CLAUSE_SEP = re.compile(r"[·•|;,]")
+_DENIED = re.compile(  # "— not allowed", "is not permitted", "isn't allowed under the rules"
+    r"[^.;!?]{0,25}?\b(?:not|n['’]t|never)\s+(?:be\s+)?(?:allowed|permitted)\b|[^.;!?]{0,25}?\bnot an option\b",
+    re.IGNORECASE,
+)
+_RANGE_ON = re.compile(r"\s*(?:–|-|—|to|until|through)\s*(?:\d|present|now|current|today)", re.IGNORECASE)
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
 
@@ -230,7 +235,12 @@ class Relations(Figures):
                 ),
                 actions,
             )
-            out.append(self._allowed(actions, entity, m.group(0)))
+            finding = self._allowed(actions, entity, m.group(0))
+            if _DENIED.match(tail):  # "Buy more Google — not allowed.": the text says the rules forbid it
+                ok = finding.status is not Status.SUPPORTED
+                finding = checked("action", m.group(0), ok, [f"rules:{entity}"],
+                                  f"written as not allowed; {finding.note}")  # fmt: skip
+            out.append(finding)
         return out
 
     def _allowed(self, actions: list[str], entity: str, written: str) -> Finding:
@@ -326,9 +336,11 @@ class Relations(Figures):
             near |= {e for n in list(near) for e in self.catalogue.sharing.get(n or "", ())}
             pool = [x for x in self.ev.dates if x.entity in near] if entity else []
             own = max((c.end() for c in _CLAUSE_SEP.finditer(text, 0, d.start)), default=0)
-            if text[d.start - 1 : d.start] == "(" and text[d.end : d.end + 1] == ")" and not any(
-                own <= m.start < d.start for m in mentions
-            ):  # "· CKAD (2022)": the year of what the clause names, not of the entry it sits in
+            alone = len(d.value) == 4 and not mentions and not _RANGE_ON.match(text, d.end)
+            paren = text[d.start - 1 : d.start] == "(" and text[d.end : d.end + 1] == ")"
+            if (paren and not any(own <= m.start < d.start for m in mentions)) or alone:
+                # "· CKAD (2022)", "Certifications: AWS …, 2021": the year of what the clause names,
+                # not of the entry it sits in (a year alone, in a sentence naming no entry)
                 pool = [x for x in self.ev.dates if x.entity is None and same_date(d.value, x.value)] or pool
             if not pool:
                 pool = [x for x in self.ev.dates if x.entity is None]

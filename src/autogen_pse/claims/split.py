@@ -66,8 +66,20 @@ class Unit:
 
 
 def _fixed_cells(line: str, base: int) -> list[tuple[str, int]]:
-    """Cells of a plain-text table row: text separated by two or more spaces (or a tab)."""
-    cells = [(m.group(0), base + m.start()) for m in re.finditer(r"\S+(?: \S+)*", line.expandtabs(4))]
+    """Cells of a plain-text table row: text separated by two or more spaces, or by tabs (a table
+    pasted from a word processor: each tab ends a cell, so two tabs leave an empty one)."""
+    if "\t" in line.strip():
+        cells, at = [], 0
+        for part in line.split("\t"):
+            lead = len(part) - len(part.lstrip())
+            cells.append((part.strip(), base + at + lead))
+            at += len(part) + 1
+        while cells and not cells[0][0]:
+            cells.pop(0)
+        while cells and not cells[-1][0]:
+            cells.pop()
+        return cells if all(len(c) <= 60 for c, _o in cells) else []
+    cells = [(m.group(0), base + m.start()) for m in re.finditer(r"\S+(?: \S+)*", line)]
     return cells if all(len(c) <= 60 for c, _o in cells) else []  # prose with double spaces is no table
 
 
@@ -404,7 +416,7 @@ def _split_units(text: str) -> list[Unit]:
                     fixed_columns = [(0, fixed_columns[0][0] - 1), *fixed_columns]
                 continue
             paragraph += 1
-            if fixed_header and len(fixed) != len(fixed_header):  # "total      127,157.10  100.00": blank cells
+            if fixed_header and len(fixed) != len(fixed_header) and "\t" not in line:  # "total   127,157.10": blanks
                 fixed = _aligned(fixed, base, fixed_columns)
             units.append(
                 Unit(stripped, fixed[0][1], base + len(line.rstrip()), i + 1, "row", section,

@@ -50,7 +50,7 @@ from .statements import Statements
 from .transitions import reversed_change, terms
 
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
-_TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|overall|grand total)")
+_TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|overall|grand total)(?![\w])")
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 _ABSENT = re.compile(
     r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
@@ -201,7 +201,7 @@ class Verifier(Relations, Statements):
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
-            if row is not None and _TOTAL_ROW.fullmatch(next(iter(row.values()), "").strip(" *_")) and (
+            if row is not None and _TOTAL_ROW.match(text.lstrip(" *_|")) and (
                 abs(q.value - 100) < 0.5 and q.unit != "money"
             ):  # "| Total | 100% | 127,157.10 |": the whole portfolio's share of itself
                 findings.append(Finding(kind="figure", text=q.text, status=Status.SUPPORTED, note="a total row: 100 %"))
