@@ -23,8 +23,8 @@ _TICKER_CONTEXT = re.compile(
 )
 _NAME_WORD = r"(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9]+\b)"
 _CAP_RUN = re.compile(
-    rf"\b{_NAME_WORD}(?:[ \t](?:&[ \t])?(?:{_NAME_WORD}|of|and|de|la|for))*"
-    r"(?:[ \t](?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?"
+    rf"\b{_NAME_WORD}(?: (?:& )?(?:{_NAME_WORD}|of|and|de|la|for))*"  # a tab ends a table cell, and a name
+    r"(?: (?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?"
 )
 _ORG_SUFFIX = re.compile(
     r"\b(?:Inc|Ltd|LLC|GmbH|PLC|plc|Corp|Corporation|Limited|Group|Bank|Capital|Partners|"

@@ -8,7 +8,9 @@ lives here.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
+from typing import Any
 
 UP_WORDS = (
     "up",
@@ -176,16 +178,22 @@ towards onto
 )
 
 
-@lru_cache(maxsize=1)
-def _stemmer():
-    import snowballstemmer
+_STEMMERS = threading.local()  # a Snowball stemmer keeps state while it works: one per thread
 
-    return snowballstemmer.stemmer("english")
+
+def _stemmer() -> Any:
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        import snowballstemmer
+
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The Snowball stem of a lower-cased word ("buybacks" → "buyback", "reduced" → "reduc")."""
+    """The Snowball stem of a lower-cased word ("buybacks" → "buyback", "reduced" → "reduc");
+    safe from several threads at once (two runs checking claims together)."""
     return str(_stemmer().stemWord(word.lower()))
 
 

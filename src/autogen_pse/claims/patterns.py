@@ -107,7 +107,7 @@ _UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 App
 )
 # the start of a sentence: after an outline number ("2.3", "A.", "b)"), emoji, quotes or markup
 OUTLINE = r"(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|[A-Za-z][.)]|\([a-z]{1,4}\)))?"
-_INITIAL = re.compile(rf"(?:^{OUTLINE}|[.!?:;|•>(—–]|\*\*|__|\s-)[^A-Za-z0-9,]*$")
+_INITIAL = re.compile(rf"(?:^{OUTLINE}|[.!?:;|•>(—–\t]|\*\*|__|\s-)[^A-Za-z0-9,]*$")
 _PRONOUN = re.compile(
     r"(?:\b(?:because|as|since|so|and|but|while|when|where)|,)\s+(?:it|it's|it has|it is)\b"
     r"|\b(?:despite|while|since|as) being\b",
