@@ -179,3 +179,11 @@ def test_two_column_pdf_text_is_read_column_by_column(resume: Verifier) -> None:
 def test_a_plain_text_table_is_not_two_columns() -> None:
     table = "\n".join(f"{s}      {w}      {p}" for s, w, p in [("Symbol", "Weight", "P&L")] + [("AAPL", "43.85%", "+480.03%")] * 8)
     assert not read_document(table).converted
+
+
+def test_task_checks_name_the_lines_of_the_document_as_written(tmp_path_factory: pytest.TempPathFactory) -> None:
+    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("formats-lines"))
+    wrong = LATEX_CV.replace("{Senior Backend Engineer}{Brightline", "{Staff Backend Engineer}{Brightline")
+    titles = next(r for r in checker.check(wrong) if r.name == "titles")
+    line = wrong[: wrong.index("{Staff Backend")].count("\n") + 1
+    assert not titles.ok and f"(line {line}" in titles.detail, titles.detail
