@@ -233,8 +233,9 @@ class CycleLoop:
         self.evaluator_pass = agent_outcome is Outcome.PASS and origin != "declared"
         if self.evaluator_pass and not all_pass(results) and inp.checker.has_sanitize:
             # Deterministic rules may repair what the checks found; accept only if every check passes.
-            sanitized = await asyncio.to_thread(inp.checker.sanitize, rendered)
-            after = await asyncio.to_thread(inp.checker.check, sanitized.artifact, raw=sanitized.artifact)
+            sanitized = await inp.checker.off_loop(inp.checker.sanitize, rendered)
+            after = await inp.checker.off_loop(inp.checker.check, sanitized.artifact,
+                                                 raw=sanitized.artifact)
             if sanitize_repairs(self.evaluator_pass, sanitized, after):
                 merged = verdict.model_copy(update={"issues": [
                     *verdict.issues, f"{len(sanitized.changes)} sanitize change(s) repair the failing checks"]})
@@ -327,7 +328,7 @@ class CycleLoop:
         run off the event loop); restores the checker's ledger of that artifact."""
         cached = self._checked.get(artifact)
         if cached is None:
-            rendered, results = await asyncio.to_thread(self.inp.checker.run, artifact)
+            rendered, results = await self.inp.checker.off_loop(self.inp.checker.run, artifact)
             cached = self._checked[artifact] = (rendered, results, self.inp.checker.ledger)
         self.inp.checker.ledger = cached[2]
         return cached[0], cached[1]

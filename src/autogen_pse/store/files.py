@@ -45,8 +45,10 @@ __all__ = [
     "store_error",
 ]
 
-#: Event kinds after which the log is fsync'ed (durable against power loss, not only SIGKILL).
-SYNC_KINDS = frozenset({EventKind.RUN_STARTED, EventKind.CYCLE_FINISHED, EventKind.RUN_FINISHED})
+#: Event kinds after which the log is fsync'ed (durable against power loss, not only SIGKILL): one
+#: fsync per cycle and one at the end. A power loss loses at most the cycle under way (for a run in
+#: its first cycle: the whole run, which had produced nothing yet).
+SYNC_KINDS = frozenset({EventKind.CYCLE_FINISHED, EventKind.RUN_FINISHED})
 
 
 def store_error(path: Path | str, exc: OSError, action: str = "write") -> StoreError:
@@ -234,7 +236,7 @@ class EventLog:
         fh.truncate(0)
 
     def append(self, event: RunEvent) -> None:
-        """Append ``event`` as one line; fsync after ``run_started``/``cycle_finished``/``run_finished``.
+        """Append ``event`` as one line; fsync after ``cycle_finished``/``run_finished``.
 
         Raises:
             StoreError: the file cannot be opened or written (permissions, full disk).

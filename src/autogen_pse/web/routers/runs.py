@@ -145,7 +145,7 @@ def load_run(state: WebState, run_id: str) -> dict[str, Any]:
     active = run_id in state.active()
     if state.run_exists(run_id):
         doc: dict[str, Any]
-        if active:  # trace.json is rewritten at cycle ends only: fold the event log for a live view
+        if active:  # trace.json is written at the run's end only: fold the event log for a live view
             events = state.store.read_events(run_id)
             doc = TraceBuilder.from_events(events).document() if events else {"run_id": run_id}
             doc.setdefault("status", "running")
