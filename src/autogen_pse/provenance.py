@@ -56,6 +56,15 @@ def _tree_shas(root: Path, *, top_skip: frozenset[str] = _SKIP_DIRS, sub: str | 
     return digest.hexdigest()[:SHA_CHARS], inner.hexdigest()[:SHA_CHARS] if has_sub else None
 
 
+def file_sha256(path: Path) -> str:
+    """Full hex SHA-256 of the file ``path``, read in 1 MiB blocks (raises OSError)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def combined_sha(parts: dict[str, str]) -> str:
     """One hash of several named hashes (e.g. role → prompt hash), independent of dict order."""
     return text_sha("\n".join(f"{k}={v}" for k, v in sorted(parts.items())))
