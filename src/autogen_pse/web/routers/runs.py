@@ -16,7 +16,7 @@ from autogen_pse.runner import RunRequest
 from autogen_pse.store.rows import decode_cursor
 from autogen_pse.store.trace import TraceBuilder
 from autogen_pse.web.deps import RunId, StateDep, WebState
-from autogen_pse.web.policy import confine_scripted
+from autogen_pse.web.policy import confine_model
 from autogen_pse.web.routers.common import POST_ERRORS
 from autogen_pse.web.schemas import (
     CancelOut,
@@ -109,7 +109,7 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
     model = body.model
     if model is not None:  # the server's own default is the operator's choice; a client's is confined
         try:
-            model = confine_scripted(model, state.settings.scripted_web_dir)
+            model = confine_model(model, state.settings.scripted_web_dir)
         except UserError as exc:
             raise HTTPException(status_code=422, detail=f"model not allowed: {exc}") from None
     if not await asyncio.to_thread(_task_known, state, body.task):
