@@ -182,3 +182,53 @@ async def test_provider_specs_that_name_server_files_are_confined_or_refused(
     assert "PSE_WEB_SCRIPTED_DIR" in refused_outside[0].json()["detail"]
     # the server opened (and validated) nothing but the confined file
     assert file_plugins.read_text().splitlines() == [str(folder.resolve() / "pass.json")]
+
+
+@pytest.mark.timeout(120)
+async def test_file_vars_from_the_web_name_the_tasks_own_files_never_the_servers_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task resolves a relative input file against the current directory first (the CLI's way).
+    From the web that was the server's directory: ``vars: {"cv": "notes.md"}`` read the server's file
+    into a run (and its trace). File vars from the web now name files inside the task's folder."""
+    cwd = tmp_path / "server-cwd"
+    cwd.mkdir()
+    (cwd / "private.md").write_text("# SERVER-ONLY NOTES\n\n## Experience\n\n### Admin — Server\n- root password\n")
+    (cwd / "holdings.csv").write_text("symbol,name\nSECRET,server file\n")
+    monkeypatch.chdir(cwd)
+    settings = make_settings(tmp_path, web_scripted_dir=SCRIPTED)
+    with ServerThread(create_app(settings)) as srv:
+        async with httpx.AsyncClient(base_url=srv.base_url, timeout=60) as c:
+            answers = [
+                await c.post("/api/runs", json={"task": "resume-tailor", "model": "scripted:demo_pass.json",
+                                                "vars": {"cv": "private.md"}}),
+                await c.post("/api/runs", json={"task": "portfolio-review", "model": "scripted:demo_pass.json",
+                                                "vars": {"holdings": "holdings.csv"}}),
+                await c.post("/api/check", json={"task": "portfolio-review", "text": "# Review\n\nFine.\n",
+                                                 "vars": {"holdings": "holdings.csv"}}),
+            ]
+            # the task's own file, relative to its folder, is accepted as before
+            ok = await c.post("/api/check", json={"task": "portfolio-review", "text": "# Review\n\nFine.\n",
+                                                  "vars": {"holdings": "data/holdings.csv"}})
+    for r in answers:
+        assert r.status_code == 422, r.text
+        detail = r.json()["detail"]
+        assert str(cwd) not in detail and "SECRET" not in detail and "SERVER-ONLY" not in detail, detail
+        assert "file not found" in detail, detail
+    assert ok.status_code == 200, ok.text
+
+
+def test_a_file_var_that_leaves_the_task_folder_is_refused_alike_whether_or_not_it_exists(tmp_path: Path) -> None:
+    from autogen_pse.errors import UserError
+    from autogen_pse.registry import builtin_tasks
+    from autogen_pse.web.policy import confine_vars
+
+    tasks = builtin_tasks()
+    answers = []
+    for value in ("data/../../resume-tailor/data/cv.md", "data/../../nope.csv"):
+        with pytest.raises(UserError) as info:
+            confine_vars(tasks, "portfolio-review", {"holdings": value})
+        answers.append(str(info.value))
+    assert len(set(answers)) == 1 and "task's own files" in answers[0]
+    done = confine_vars(tasks, "portfolio-review", {"holdings": "data/holdings.csv", "as_of": "latest"})
+    assert done == {"holdings": str((tasks / "portfolio-review" / "data" / "holdings.csv").resolve()),
+                    "as_of": "latest"}

@@ -16,7 +16,7 @@ from pathlib import Path
 from autogen_pse.errors import UserError
 from autogen_pse.web.deps import ModelPolicy
 
-__all__ = ["confine_model", "confine_scripted", "scripted_only"]
+__all__ = ["confine_model", "confine_scripted", "confine_vars", "scripted_only"]
 
 
 def confine_model(spec: str, folder: Path) -> str:
@@ -62,6 +62,43 @@ def _inside(arg: str, folder: Path) -> Path:
     if not real.is_relative_to(root):
         raise UserError(f"model files from the web must be in {where}; give a file name inside it")
     return real
+
+
+def confine_vars(tasks_dir: Path, task: str, values: dict[str, str]) -> dict[str, str]:
+    """A web client's ``--var`` values with every *file* var taken inside the task's folder.
+
+    A var is a file var when its default (``_registry.json``) names a file of the task. A task
+    resolves a relative file against the current directory first (the CLI's way); from the web that
+    would be the server's directory (its ``.env`` included), so a file var's value is made the
+    absolute path inside the task folder; one that leaves the folder (``..``, a symlink) is refused
+    with the same answer whether or not the file exists. Other vars (a date, a name) are unchanged.
+    An unknown task is left to the caller.
+
+    Raises:
+        UserError: a file var's value leaves the task's folder.
+    """
+    from autogen_pse.errors import PseError
+    from autogen_pse.registry import load_task
+
+    try:
+        spec = load_task(tasks_dir, task)
+    except PseError:
+        return values
+    root = spec.dir.resolve()
+    out = dict(values)
+    for key, value in values.items():
+        default = spec.entry.vars.get(key)
+        if not default or not (spec.dir / default).is_file():
+            continue
+        try:
+            real = (root / value.strip()).resolve()
+        except (OSError, ValueError, RuntimeError):
+            real = None
+        if real is None or not real.is_relative_to(root):
+            raise UserError(f"vars.{key}: a file from the web must be one of the task's own files, relative to "
+                            f"its folder (e.g. {default})")
+        out[key] = str(real)
+    return out
 
 
 def scripted_only(*folders: Path, project_root: Path | None = None) -> ModelPolicy:
