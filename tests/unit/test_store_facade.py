@@ -248,3 +248,21 @@ def test_sigkill_mid_run_leaves_readable_trace(tmp_path: Path, delay: float) -> 
     assert recovered["usage"]["model_calls"] == sum(e.kind == EventKind.MESSAGE for e in events)
     assert recovered["ended_at"] == events[-1].ts
     assert store.get(run_id).status == "interrupted"
+
+
+def test_stores_of_one_process_share_a_checked_index_until_its_file_changes(tmp_path: Path) -> None:
+    """One store per run (CLI, executor) reuses the index connection opened by the first; a deleted
+    or replaced index file is opened (and rebuilt from the trace folders) again."""
+    settings = Settings(traces_dir=tmp_path / "traces")
+    first = TraceStore(settings)
+    run_id = new_run_id()
+    first.create_run(run_id)
+    with first.sink(run_id) as sink:
+        sink.handle(RunEvent(run_id=run_id, seq=1, kind=EventKind.RUN_STARTED, payload={"task": "t", "model": "m"}))
+    assert TraceStore(settings).index is first.index
+    first.index.close()
+    settings.index_path.unlink()
+    again = TraceStore(settings)
+    assert again.index is not first.index and again.get(run_id).status == "running"  # rebuilt from the folder
+    settings.index_path.write_bytes(b"not a database")  # replaced in place: another size and time
+    assert TraceStore(settings).get(run_id).status == "running"

@@ -62,9 +62,11 @@ MIN_FREE_BYTES = 1 << 20
 
 # Opened indexes of this process: db path -> (index, the db file's identity when it was opened).
 # A store per run (the CLI, the executor) then reuses one checked connection instead of opening,
-# checking and (on close: a WAL checkpoint with fsync) closing the database for every run.
+# checking and (on close: a WAL checkpoint with fsync) closing the database for every run. The
+# few most recent are kept; a dropped one closes when no store uses it any more.
 _OPENED: dict[str, tuple[RunIndex, tuple[int, ...]]] = {}
 _OPENED_LOCK = threading.Lock()
+_OPENED_MAX = 4
 
 
 def _identity(path: Path) -> tuple[int, ...] | None:
@@ -86,8 +88,11 @@ def _shared_index(db_path: Path, traces_dir: Path) -> RunIndex:
             return cached[0]
         index = open_or_rebuild(db_path, traces_dir)
         opened = _identity(db_path)
+        _OPENED.pop(key, None)
         if opened is not None:
             _OPENED[key] = (index, opened)
+            while len(_OPENED) > _OPENED_MAX:
+                _OPENED.pop(next(iter(_OPENED)))
         return index
 
 
