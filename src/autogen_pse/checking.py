@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .claims import Evidence, Ledger, Verifier, build_ledger, ledger_checks
 from .claims.formats import read_document, relined
@@ -15,6 +17,8 @@ from .registry import TaskSpec
 
 if TYPE_CHECKING:
     from .config import Settings
+
+T = TypeVar("T")
 
 
 class Checker:
@@ -52,6 +56,19 @@ class Checker:
     @property
     def has_sanitize(self) -> bool:
         return self._sanitize is not None
+
+    @property
+    def has_hooks(self) -> bool:
+        """True when the task has a ``checks.py``, ``sanitize.py`` or ``evidence.py`` hook."""
+        return self._checks is not None or self._sanitize is not None or self._evidence is not None
+
+    async def off_loop(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` (one of this checker's methods) in a worker thread when the task
+        has hooks (they may run pytest or a claim ledger: never on the event loop); inline when it has
+        none (rendering fact references only: the thread hop would cost more than the work)."""
+        if self.has_hooks:
+            return await asyncio.to_thread(fn, *args, **kwargs)
+        return fn(*args, **kwargs)
 
     def render(self, raw: str) -> tuple[str, list[str]]:
         """``(rendered, unknown_fact_ids)`` — see :func:`autogen_pse.facts.render`."""

@@ -159,7 +159,8 @@ class Settings(BaseSettings):
     web_concurrency: int = Field(default=2, ge=1)
     web_scripted_dir: Path | None = Field(
         default=None,
-        description="The only folder a web client's scripted:<file.json> model may come from; "
+        description="The only folder a web client's model file (scripted:<file.json>, or any provider "
+                    "whose argument is a file) may come from; "
                     "default: the checkout's tests/fixtures/scripted, or <home>/scripted when installed",
     )
 

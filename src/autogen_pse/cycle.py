@@ -9,6 +9,9 @@ Rules (see docs/cycle-loop.md):
   ``max_fail`` FAIL verdicts; one more ends it. ``max_cycles`` cycles at most; ``token_budget``
   (prompt + completion tokens) and ``run_timeout`` (seconds, wall clock) are checked too. A limit
   ends the run BLOCKED with reason ``LIMIT_REACHED`` and ``limit`` naming it.
+
+The loop's inputs and result are in :mod:`autogen_pse.cycle_types` (re-exported here), the artifact,
+its checks and the evaluator's evidence in :mod:`autogen_pse.cycle_artifact`.
 """
 
 from __future__ import annotations
@@ -16,101 +19,34 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from autogen_agentchat.base import Response, TaskResult
 from autogen_agentchat.messages import BaseAgentEvent, BaseChatMessage, TextMessage
 from autogen_core import CancellationToken
-from autogen_core.tools import BaseTool
 
 from .agents import Team, build_team
-from .artifact import files_artifact, materialize_code_blocks, message_artifact
-from .artifacts import ArtifactSchema, try_render
 from .artifacts.constrained import StructuredClient
-from .checking import Checker, all_pass, failed, ledger_payload, sanitize_repairs
+from .checking import all_pass, failed, ledger_payload, sanitize_repairs
 from .claims import Ledger
+from .cycle_artifact import ArtifactChecks
 from .cycle_text import REASK_TEXT, fix_task_text, replan_task_text
+from .cycle_types import CycleInputs, Limits, RunOutcome
 from .errors import StoreError
-from .events import EventEmitter, EventKind
+from .events import EventKind
 from .hooks import CheckResult
-from .judgement import Evidence, EvidenceContext, check_report
+from .judgement import EvidenceContext
 from .messages import message_event
 from .models.observed import CallReport, ObservedClient
 from .provenance import text_sha
-from .registry import ROLES, TaskSpec
+from .registry import ROLES
 from .resume import ResumePoint
 from .usage import UsageTotals
 from .verdict import Outcome, Reason, Verdict, VerdictParseError, merge_checks, parse_trailer
 
+__all__ = ["STOP_GRACE", "CycleInputs", "CycleLoop", "Limits", "RunOutcome", "run_cycles"]
+
 STOP_GRACE = 1.0  # seconds a stop waits for the cancelled turn to wind down before abandoning it
-RECHECK_CHECKS, RECHECK_DETAIL = 3, 420  # failing checks (and characters of each) in the specialist's re-ask
-
-
-def _short(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Run limits; see the module docstring for how they count."""
-
-    max_cycles: int = 6
-    max_partial: int = 3
-    max_fail: int = 2
-    max_turns: int = 9
-    run_timeout: float = 1800.0
-    token_budget: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-@dataclass
-class CycleInputs:
-    """Everything the loop needs; built by :mod:`autogen_pse.runner`."""
-
-    task: TaskSpec
-    task_text: str
-    provider: Any  # autogen_pse.models.ModelProvider
-    emitter: EventEmitter
-    checker: Checker
-    workspace: Path
-    limits: Limits
-    usage: UsageTotals
-    tools: dict[str, list[BaseTool]] = field(default_factory=dict)
-    context: dict[str, str] = field(default_factory=dict)
-    stop: asyncio.Event = field(default_factory=asyncio.Event)
-    output_cap: int = 16_000
-    schema: ArtifactSchema | None = None  # structured run: the specialist fills this schema
-    plan_schema: ArtifactSchema | None = None  # compact runs: the planner's list of steps
-    compact: bool = False  # compact prompts, a shared system prefix and evidence-only evaluator view
-    system_prefix: str = ""
-    # PII redaction for remote models (None: none). A structured run's artifact is written by the
-    # renderer from the task's data, not by the model, so it is redacted as soon as it is rendered:
-    # the checks, the ledger, the trace, the evaluator and the fix task then see what a prose run's
-    # model would have written (placeholders); the runner restores the final artifact file.
-    redact: Callable[[str], str] | None = None
-    resume: ResumePoint | None = None  # continue after this completed cycle (``pse run --resume``)
-    on_checkpoint: Callable[[ResumePoint], None] | None = None  # after each cycle that does not end the run
-
-
-@dataclass
-class RunOutcome:
-    """How the loop ended. ``status`` is finished | error | cancelled."""
-
-    status: str
-    verdict: Verdict | None
-    cycles: int
-    raw_artifact: str
-    evaluator_pass: bool = False
-    limit: str | None = None
-    error: str | None = None
-    artifact_issues: list[str] = field(default_factory=list)
-    last_checks: list[CheckResult] | None = None  # the last cycle's results on ``raw_artifact``
 
 
 class _Stopped(Exception):
@@ -125,7 +61,7 @@ async def run_cycles(inp: CycleInputs) -> RunOutcome:
     return await loop.run()
 
 
-class CycleLoop:
+class CycleLoop(ArtifactChecks):
     def __init__(self, inp: CycleInputs) -> None:
         self.inp = inp
         self.partial = 0
@@ -233,8 +169,9 @@ class CycleLoop:
         self.evaluator_pass = agent_outcome is Outcome.PASS and origin != "declared"
         if self.evaluator_pass and not all_pass(results) and inp.checker.has_sanitize:
             # Deterministic rules may repair what the checks found; accept only if every check passes.
-            sanitized = await asyncio.to_thread(inp.checker.sanitize, rendered)
-            after = await asyncio.to_thread(inp.checker.check, sanitized.artifact, raw=sanitized.artifact)
+            sanitized = await inp.checker.off_loop(inp.checker.sanitize, rendered)
+            after = await inp.checker.off_loop(inp.checker.check, sanitized.artifact,
+                                                 raw=sanitized.artifact)
             if sanitize_repairs(self.evaluator_pass, sanitized, after):
                 merged = verdict.model_copy(update={"issues": [
                     *verdict.issues, f"{len(sanitized.changes)} sanitize change(s) repair the failing checks"]})
@@ -288,59 +225,6 @@ class CycleLoop:
                     "message": f"the artifact fails its checks; the specialist is asked once more ({problems[:300]})"},
                     index))
         return client
-
-    async def _review_object(self, text: str) -> str | None:
-        """The failing error checks of the document rendered from a valid object ``text`` (for the
-        specialist's one re-ask), or ``None`` when every error check passes. Cached per artifact, so
-        the evaluator's evidence and the checks after it reuse the results."""
-        artifact, error = self._artifact_of(text)
-        if error is not None:
-            return None
-        _rendered, results = await self._run_checks(artifact)
-        bad = [r for r in results if not r.ok and r.severity == "error"]
-        if not bad:
-            return None
-        return " ".join(f"{r.name}: {_short(r.detail, RECHECK_DETAIL)}" for r in bad[:RECHECK_CHECKS])
-
-    def _artifact_error(self, text: str) -> str | None:
-        assert self.inp.schema is not None
-        return try_render(self.inp.schema, text)[1]
-
-    def _artifact_of(self, text: str) -> tuple[str, str | None]:
-        """``(artifact, error)`` of a specialist message: the rendered object (structured), the
-        message (prose) or the workspace files; ``error`` when the object is invalid (the previous
-        artifact stands)."""
-        task = self.inp.task
-        if task.entry.artifact == "files":
-            if text:
-                materialize_code_blocks(text, self.inp.workspace)
-            return files_artifact(self.inp.workspace, task.entry.artifact_glob), None
-        if self.inp.schema is not None:
-            rendered, error = try_render(self.inp.schema, text)
-            if rendered is None:
-                return self.artifact, error
-            return (self.inp.redact(rendered) if self.inp.redact is not None else rendered), None
-        return (message_artifact(text) if text else self.artifact), None
-
-    async def _run_checks(self, artifact: str) -> tuple[str, list[CheckResult]]:
-        """Render and check ``artifact`` (once per distinct artifact; checks may run pytest, so they
-        run off the event loop); restores the checker's ledger of that artifact."""
-        cached = self._checked.get(artifact)
-        if cached is None:
-            rendered, results = await asyncio.to_thread(self.inp.checker.run, artifact)
-            cached = self._checked[artifact] = (rendered, results, self.inp.checker.ledger)
-        self.inp.checker.ledger = cached[2]
-        return cached[0], cached[1]
-
-    async def _evidence(self, text: str) -> Evidence:
-        """What the evaluator sees of the specialist's message ``text``: the artifact as rendered and
-        its check report (see :mod:`autogen_pse.judgement`)."""
-        artifact, error = self._artifact_of(text)
-        if error is not None:
-            return Evidence(artifact=text, report=check_report([], error=error))
-        rendered, results = await self._run_checks(artifact)
-        return Evidence(artifact=rendered, report=check_report(results, self.inp.checker.ledger),
-                        show_artifact=self.inp.schema is not None)
 
     async def _read_verdict(self, team: Team, index: int, usage: UsageTotals,
                             token: CancellationToken) -> tuple[Verdict, str]:
@@ -434,11 +318,6 @@ class CycleLoop:
             for warning in [*usage.pop_warnings(), *self.inp.provider.take_notices()]:
                 self.inp.emitter.emit(EventKind.WARNING, {"message": warning}, cycle=index)
         self.inp.emitter.emit(kind, payload, cycle=index)
-
-    def _update_artifact(self, team: Team) -> None:
-        text = team.state.last_text.get("specialist")
-        if text is not None or self.inp.task.entry.artifact == "files":
-            self.artifact = self._artifact_of(text or "")[0]
 
     # --- endings -----------------------------------------------------------------------------
 

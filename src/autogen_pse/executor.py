@@ -18,6 +18,7 @@ from typing import Protocol
 from .config import Settings
 from .errors import UserError
 from .events import EventSink
+from .run_queue import RunQueue
 from .runner import PreparedRun, RunRequest, RunResult, execute, plan_request, prepare_plan
 from .store import TraceStore
 
@@ -74,7 +75,8 @@ def open_executor(settings: Settings, *, sinks: list[EventSink] | None = None, c
 
 
 class LocalExecutor:
-    """In-process executor: at most ``concurrency`` runs at once, the rest wait in order.
+    """In-process executor: at most ``concurrency`` runs at once, the rest wait in order
+    (:class:`~autogen_pse.run_queue.RunQueue`).
 
     Every run's events go to ``sinks`` (e.g. the SSE hub) besides its trace. A run's life never
     depends on a subscriber: cancellation happens only through :meth:`cancel`.
@@ -84,15 +86,16 @@ class LocalExecutor:
                  log_failures: bool = True):
         self.settings = settings
         self.log_failures = log_failures  # off for the CLI, which reports the error itself
-        self.concurrency = concurrency or settings.web_concurrency
-        self._slots = asyncio.Semaphore(self.concurrency)
+        self._queue: RunQueue[RunResult] = RunQueue(concurrency or settings.web_concurrency)
         self._sinks = list(sinks or [])
-        self._stops: dict[str, asyncio.Event] = {}
-        self._tasks: dict[str, asyncio.Task[RunResult | None]] = {}
         self.results: dict[str, RunResult] = {}
-        self.errors: dict[str, str] = {}
+        self.errors = self._queue.errors
         self._failures: dict[str, BaseException] = {}
         self.store = TraceStore(settings)
+
+    @property
+    def concurrency(self) -> int:
+        return self._queue.concurrency
 
     async def submit(self, request: RunRequest) -> str:
         """Validate ``request``, prepare its inputs and queue it; returns the run id.
@@ -108,21 +111,15 @@ class LocalExecutor:
             return plan
 
         plan = await asyncio.to_thread(validate)
-        stop = asyncio.Event()
-        self._stops[plan.run_id] = stop
-        self._tasks[plan.run_id] = asyncio.create_task(self._run(plan, stop), name=f"run-{plan.run_id}")
+        self._queue.start(plan.run_id, lambda stop: self._run(plan, stop))
         return plan.run_id
 
     async def _run(self, plan: PreparedRun, stop: asyncio.Event) -> RunResult | None:
         try:
-            async with self._slots:
-                if stop.is_set():
-                    self.errors[plan.run_id] = "cancelled before it started"
-                    return None
-                result = await execute(plan, plan.settings or self.settings, sinks=self._sinks, stop=stop,
-                                       store=self.store)
-                self.results[plan.run_id] = result
-                return result
+            result = await execute(plan, plan.settings or self.settings, sinks=self._sinks, stop=stop,
+                                   store=self.store)
+            self.results[plan.run_id] = result
+            return result
         except UserError as exc:
             self.errors[plan.run_id] = str(exc)
             self._failures[plan.run_id] = exc.with_traceback(None)  # kept for wait(); no frames held
@@ -135,18 +132,12 @@ class LocalExecutor:
             if self.log_failures:
                 log.exception("run %s failed", plan.run_id)
             return None
-        finally:
-            self._stops.pop(plan.run_id, None)
 
     async def cancel(self, run_id: str) -> bool:
-        stop = self._stops.get(run_id)
-        if stop is None:
-            return False
-        stop.set()
-        return True
+        return await self._queue.cancel(run_id)
 
     def active(self) -> set[str]:
-        return set(self._stops)
+        return self._queue.active()
 
     async def wait(self, run_id: str) -> RunResult | None:
         """Wait for a submitted run to end; see :meth:`RunExecutor.wait`.
@@ -154,18 +145,15 @@ class LocalExecutor:
         Raises:
             KeyError: ``run_id`` was not submitted here.  The error that ended the run.
         """
-        result = await self._tasks[run_id]
+        result = await self._queue.result(run_id)
         failure = self._failures.pop(run_id, None)
         if failure is not None:
             raise failure
         return result
 
     def start_error(self, run_id: str) -> str | None:
-        return self.errors.get(run_id)
+        return self._queue.start_error(run_id)
 
     async def shutdown(self) -> None:
         """Cancel every active run and wait for their traces to close."""
-        for stop in self._stops.values():
-            stop.set()
-        if self._tasks:
-            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        await self._queue.shutdown()

@@ -324,12 +324,12 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
     final_checks: list[Any] = []
     if outcome.status != "error" or outcome.raw_artifact:
         rendered, unknown = checker.render(outcome.raw_artifact)
-        sanitized = await asyncio.to_thread(checker.sanitize, rendered)
+        sanitized = await checker.off_loop(checker.sanitize, rendered)
         if sanitized.changes:
             emitter.emit(EventKind.SANITIZED, {"changes": [c.model_dump() for c in sanitized.changes]})
         if sanitized.changes or outcome.last_checks is None:
-            final_checks = await asyncio.to_thread(checker.check, sanitized.artifact, raw=outcome.raw_artifact,
-                                                   unknown=unknown)
+            final_checks = await checker.off_loop(checker.check, sanitized.artifact, raw=outcome.raw_artifact,
+                                                  unknown=unknown)
         else:  # unchanged artifact: the last cycle's results (and ledger) are the final ones
             final_checks = outcome.last_checks
         for r in final_checks:
@@ -348,7 +348,9 @@ async def _finish(outcome: RunOutcome, plan: PreparedRun, run_dir: Path, checker
         # no artifact at all (an invalid object is never one) leaves nothing to mark
         mark = "" if verified or not final_text.strip() else _unverified_mark(verdict, final_checks)
         atomic_write_text(artifact_path, mark + final_text, durable=False)
-        make_durable(raw_path, artifact_path)  # both files, then their folder once
+        # the run's result survives a power loss; the raw text need not: it is the specialist's last
+        # message (or the workspace files), and events.jsonl holds that message durably
+        make_durable(artifact_path)
         open_issues = [] if verified else [*outcome.artifact_issues,
                                             *(f"[final check {r.name}] {r.detail}" for r in final_checks if not r.ok)]
         emitter.emit(EventKind.ARTIFACT, {

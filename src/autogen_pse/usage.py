@@ -171,13 +171,15 @@ class AgentUsage:
     completion_tokens: int = 0
     cost: float | None = 0.0
 
+    def add(self, model_calls: int, prompt_tokens: int, completion_tokens: int, cost: float | None) -> None:
+        self.model_calls += model_calls
+        self.prompt_tokens += prompt_tokens
+        self.completion_tokens += completion_tokens
+        self.cost = _add_cost(self.cost, cost)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "model_calls": self.model_calls,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost": self.cost,
-        }
+        return {"model_calls": self.model_calls, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "cost": self.cost}
 
 
 @dataclass
@@ -205,21 +207,14 @@ class UsageTotals:
         if warning:
             self.warnings.append(warning)
         cost, _ = self.prices.price(self.model_name, prompt_tokens, completion_tokens)
-        agent = self.per_agent.setdefault(role, AgentUsage())
-        agent.model_calls += 1
-        agent.prompt_tokens += prompt_tokens
-        agent.completion_tokens += completion_tokens
-        agent.cost = _add_cost(agent.cost, cost)
+        self.per_agent.setdefault(role, AgentUsage()).add(1, prompt_tokens, completion_tokens, cost)
         return {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "cost": cost}
 
     def merge(self, other: UsageTotals) -> None:
         """Add ``other``'s per-role figures into this one (cycle totals into run totals)."""
         for role, theirs in other.per_agent.items():
-            mine = self.per_agent.setdefault(role, AgentUsage())
-            mine.model_calls += theirs.model_calls
-            mine.prompt_tokens += theirs.prompt_tokens
-            mine.completion_tokens += theirs.completion_tokens
-            mine.cost = _add_cost(mine.cost, theirs.cost)
+            self.per_agent.setdefault(role, AgentUsage()).add(
+                theirs.model_calls, theirs.prompt_tokens, theirs.completion_tokens, theirs.cost)
 
     def pop_warnings(self) -> list[str]:
         """Warnings not yet taken (each unknown model once), then cleared."""
@@ -258,11 +253,6 @@ class UsageTotals:
 
     def to_dict(self) -> dict[str, Any]:
         """The contract's ``USAGE`` dict."""
-        return {
-            "model_calls": self.model_calls,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost": self.cost,
-            "currency": self.currency,
-            "per_agent": {role: agent.to_dict() for role, agent in self.per_agent.items()},
-        }
+        total = AgentUsage(self.model_calls, self.prompt_tokens, self.completion_tokens, self.cost)
+        return {**total.to_dict(), "currency": self.currency,
+                "per_agent": {role: agent.to_dict() for role, agent in self.per_agent.items()}}

@@ -79,3 +79,15 @@ def test_pass_after_sanitize_is_one_rule() -> None:
     assert not sanitize_repairs(False, changed, ok)  # the evaluator did not say PASS
     assert not sanitize_repairs(True, Sanitized(artifact="x"), ok)  # nothing was repaired
     assert not sanitize_repairs(True, changed, bad)  # still failing after sanitizing
+
+
+def test_a_failing_checks_reason_is_its_own_never_guessed_from_its_name() -> None:
+    """Issue 10, defect 10: ``latest_prices`` (it holds "test") once became TEST_FAILURE."""
+    from autogen_pse.hooks import CheckResult, Reason
+    from autogen_pse.verdict import Outcome, Verdict, merge_checks
+
+    passed = Verdict(outcome=Outcome.PASS, reason=Reason.OK)
+    unnamed = merge_checks(passed, [CheckResult(name="latest_prices", ok=False, detail="stale")])
+    assert (unnamed.outcome, unnamed.reason) == (Outcome.PARTIAL, Reason.DATA_MISMATCH)
+    own = merge_checks(passed, [CheckResult(name="prices", ok=False, detail="x", reason=Reason.TEST_FAILURE)])
+    assert own.reason is Reason.TEST_FAILURE

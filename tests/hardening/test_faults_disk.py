@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from autogen_pse.store.files import EventLog, is_locked
+from autogen_pse.store.layout import load_trace_doc
 from autogen_pse.web import create_app
 from tests.hardening.helpers import (
     SCRIPTED,
@@ -168,8 +169,9 @@ def test_disk_full_mid_run_fails_at_the_write_naming_the_file_and_loses_nothing_
         events = [json.loads(x) for x in raw.splitlines()]
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
         assert any(e["kind"] == "cycle_finished" for e in events)
-        doc = json.loads((run_dir / "trace.json").read_text())
-        assert doc["status"] == "running" and [c["index"] for c in doc["cycles"]] == [1]
+        doc, _source = load_trace_doc(run_dir)  # what a reader gets: every event the log holds
+        assert doc is not None and doc["status"] == "running" and doc["last_seq"] == events[-1]["seq"]
+        assert [c["index"] for c in doc["cycles"]] == [1, 2] and doc["cycles"][0]["ended_at"]
         assert not is_locked(run_dir / "events.jsonl")  # the writer released its lock
 
         filler.unlink()  # space again: the run is recovered as interrupted, with every event kept

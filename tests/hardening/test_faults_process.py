@@ -65,12 +65,11 @@ async def test_sigkill_mid_run_leaves_valid_files_and_is_marked_interrupted_by_c
     assert proc.returncode == -signal.SIGKILL
     run_id = run_dir.name
 
-    # trace.json: valid JSON holding the last completed cycle (its checkpoint), status still running
-    doc = json.loads((run_dir / "trace.json").read_text())
+    # what a reader sees right after the kill (before any recovery): every event written before it
     events = read_events(run_dir)
-    finished = next(e for e in events if e["kind"] == "cycle_finished")
-    assert doc["status"] == "running" and doc["last_seq"] == finished["seq"]
-    assert [c["index"] for c in doc["cycles"]] == [1] and doc["cycles"][0]["verdict"]["outcome"] == "PARTIAL"
+    doc = TraceStore(make_settings(tmp_path, traces_dir=traces)).load_trace(run_dir.name)
+    assert doc["status"] == "running" and doc["last_seq"] == events[-1]["seq"]
+    assert [c["index"] for c in doc["cycles"]] == [1, 2] and doc["cycles"][0]["verdict"]["outcome"] == "PARTIAL"
     # events.jsonl: every complete line is an event, seq 1..n without gaps
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert events[-1]["cycle"] == 2 and events[-1]["kind"] == "message"

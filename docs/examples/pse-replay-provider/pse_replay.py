@@ -34,5 +34,6 @@ def open_replay(argument: str, settings: Settings) -> ReplayProvider:
     return ReplayProvider(Path(argument))
 
 
+# argument_kind="file": a web client's replay:<file> is taken only from PSE_WEB_SCRIPTED_DIR
 PLUGIN = ProviderPlugin(prefix="replay", open=open_replay, remote=False, priced=False,
-                        usage="replay:<file.json>")
+                        usage="replay:<file.json>", argument_kind="file")

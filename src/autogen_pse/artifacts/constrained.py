@@ -40,6 +40,7 @@ from autogen_core.models import (
     UserMessage,
 )
 
+from ..models.client import CallOptions
 from ..models.delegate import DelegatingClient
 from .parse import ArtifactParseError, parse_object
 from .schema import ArtifactSchema
@@ -92,20 +93,11 @@ class StructuredClient(DelegatingClient):
         self._review = review
         self._on_recheck = on_recheck
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _create(self, messages: Sequence[LLMMessage], options: CallOptions) -> CreateResult:
         """One object: ask, validate, re-ask once with the errors. ``tools`` are not offered (the
         artifact is the reply). Usage covers both attempts."""
         history = list(messages)
-        first = await self._ask(history, extra_create_args, cancellation_token)
+        first = await self._ask(history, options.extra_create_args, options.cancellation_token)
         text = str(first.content)
         error = self._error(text)
         self.attempts.append(error)
@@ -122,7 +114,7 @@ class StructuredClient(DelegatingClient):
             ask = REASK.format(error=error)
         history += [AssistantMessage(content=text[:MAX_BAD_ECHO], source="specialist"),
                     UserMessage(content=ask, source="user")]
-        second = await self._ask(history, extra_create_args, cancellation_token)
+        second = await self._ask(history, options.extra_create_args, options.cancellation_token)
         again = self._error(str(second.content))
         self.attempts.append(again)
         usage = RequestUsage(prompt_tokens=first.usage.prompt_tokens + second.usage.prompt_tokens,

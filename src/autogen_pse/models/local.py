@@ -25,12 +25,12 @@ from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from autogen_core import CancellationToken
 from autogen_core.models import CreateResult, LLMMessage, ModelInfo, RequestUsage
 
 from ..errors import ModelError, UserError
 from ..verdict import try_parse
 from .base import ModelProvider, TextClientBase
+from .client import CallOptions
 from .grammar import COMPACT, ROOMY, verdict_grammar
 from .messages import ChatDict, to_chat_dicts
 
@@ -247,16 +247,7 @@ class LocalChatClient(TextClientBase):
                 raise ModelError(f"local model call failed: {exc}") from exc
 
     # --- ChatCompletionClient ---------------------------------------------------------------
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _create(self, messages: Sequence[LLMMessage], options: CallOptions) -> CreateResult:
         """One completion. ``tools`` are ignored (no function calling). The evaluator's reply is
         grammar-constrained; when the roomy grammar is cut off by ``max_tokens`` the call is
         repeated once with the compact one (usage covers both).
@@ -264,9 +255,9 @@ class LocalChatClient(TextClientBase):
         Raises:
             ModelError: the prompt cannot fit, or llama.cpp fails.
         """
-        if tools:
-            logger.debug("local model: %d tool(s) ignored (no function calling)", len(tools))
-        params = self._params(json_output, extra_create_args)
+        if options.tools:
+            logger.debug("local model: %d tool(s) ignored (no function calling)", len(options.tools))
+        params = self._params(options.json_output, options.extra_create_args)
         dicts = self.prepare(messages, params["max_tokens"])
         prompt = completion = 0
         text, finish = "", "stop"
@@ -277,8 +268,8 @@ class LocalChatClient(TextClientBase):
                 params = {**params, "grammar": grammar, "stop": []}
                 params.pop("response_format", None)
             task = asyncio.ensure_future(asyncio.to_thread(self._complete, dicts, params))
-            if cancellation_token is not None:
-                cancellation_token.link_future(task)
+            if options.cancellation_token is not None:
+                options.cancellation_token.link_future(task)
             response = await task
             usage = response.get("usage") or {}
             prompt += int(usage.get("prompt_tokens", 0))
@@ -298,24 +289,17 @@ class LocalChatClient(TextClientBase):
         self._record(result.usage)
         return result
 
-    async def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
+    async def _stream(self, messages: Sequence[LLMMessage], options: CallOptions
+                      ) -> AsyncGenerator[str | CreateResult, None]:
         """Token chunks as llama.cpp produces them, then the :class:`CreateResult`. The evaluator
         (grammar) yields its whole reply once, since a cut-off reply may be regenerated."""
         if self._grammars:
-            result = await self.create(messages, json_output=json_output, extra_create_args=extra_create_args)
+            result = await self.create(messages, json_output=options.json_output,
+                                       extra_create_args=options.extra_create_args)
             yield str(result.content)
             yield result
             return
-        params = self._params(json_output, extra_create_args)
+        params = self._params(options.json_output, options.extra_create_args)
         dicts = self.prepare(messages, params["max_tokens"])
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()

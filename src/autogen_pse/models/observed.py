@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autogen_core import CancellationToken
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 
+from .client import CallOptions
 from .delegate import DelegatingClient
 
 HEARTBEAT = 20.0  # seconds between "still working" reports of one call
@@ -55,22 +55,11 @@ class ObservedClient(DelegatingClient):
         self._on_wait = on_wait
         self._heartbeat = heartbeat
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _create(self, messages: Sequence[LLMMessage], options: CallOptions) -> CreateResult:
         started = time.monotonic()
         beat = asyncio.ensure_future(self._beat(started)) if self._on_wait is not None else None
         try:
-            result = await self.inner.create(messages, tools=tools, tool_choice=tool_choice, json_output=json_output,
-                                             extra_create_args=extra_create_args,
-                                             cancellation_token=cancellation_token)
+            result = await self.inner.create(messages, **options.kwargs())
         finally:
             if beat is not None:
                 beat.cancel()
@@ -78,25 +67,14 @@ class ObservedClient(DelegatingClient):
                                  time.monotonic() - started))
         return result
 
-    async def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
+    async def _stream(self, messages: Sequence[LLMMessage], options: CallOptions
+                      ) -> AsyncGenerator[str | CreateResult, None]:
         """``inner.create_stream``, timed: the report has the time to the first chunk (``ttft``)."""
         started = time.monotonic()
         first: float | None = None
         beat = asyncio.ensure_future(self._beat(started)) if self._on_wait is not None else None
         try:
-            async for chunk in self.inner.create_stream(messages, tools=tools, tool_choice=tool_choice,
-                                                        json_output=json_output,
-                                                        extra_create_args=extra_create_args,
-                                                        cancellation_token=cancellation_token):
+            async for chunk in self.inner.create_stream(messages, **options.kwargs()):
                 if first is None:
                     first = time.monotonic() - started
                 if isinstance(chunk, CreateResult):

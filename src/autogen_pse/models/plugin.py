@@ -37,6 +37,12 @@ class ProviderPlugin:
         usage: how the spec is written, for help and errors (default ``prefix:<argument>``).
         validate: optional cheap check of the argument without opening (no model load, no
             network); raises UserError.
+        argument_kind: what the argument names, which decides what a *web client* may send
+            (the CLI is not limited): ``name`` (an identifier the provider passes on, such as a
+            model id: accepted), ``file`` (a file on the server: accepted only inside the folder
+            set by ``PSE_WEB_SCRIPTED_DIR``) or ``other`` (a path, a URL, anything else: refused
+            from the web). The default is ``other``: a provider that does not say is never handed
+            a web client's argument. A spec without an argument reads only the operator's settings.
     """
 
     prefix: str
@@ -46,6 +52,7 @@ class ProviderPlugin:
     argument: Literal["required", "none", "optional"] = "required"
     usage: str = ""
     validate: Callable[[str, Settings], None] | None = None
+    argument_kind: Literal["name", "file", "other"] = "other"
 
     @property
     def form(self) -> str:

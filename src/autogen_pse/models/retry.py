@@ -20,14 +20,14 @@ import logging
 import random
 import re
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from typing import Any
 
-from autogen_core import CancellationToken
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from ..errors import ModelError
+from .client import CallOptions
 from .delegate import DelegatingClient
 
 logger = logging.getLogger(__name__)
@@ -209,35 +209,18 @@ class RetryingClient(DelegatingClient):
         return exc
 
     # --- ChatCompletionClient -------------------------------------------------------------
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _create(self, messages: Sequence[LLMMessage], options: CallOptions) -> CreateResult:
         """``inner.create`` with retries. Raises :class:`ModelError` as described above; a
         cancelled ``cancellation_token`` ends the call and any wait between attempts at once."""
-        if cancellation_token is not None:
-            call = asyncio.ensure_future(self.create(
-                messages, tools=tools, tool_choice=tool_choice, json_output=json_output,
-                extra_create_args=extra_create_args))
-            cancellation_token.link_future(call)
+        token = options.cancellation_token
+        if token is not None:
+            call = asyncio.ensure_future(self._create(messages, options.but(cancellation_token=None)))
+            token.link_future(call)
             return await call
         try:
             async for attempt in self._retrying():
                 with attempt:
-                    return await self.inner.create(
-                        messages,
-                        tools=tools,
-                        tool_choice=tool_choice,
-                        json_output=json_output,
-                        extra_create_args=extra_create_args,
-                        cancellation_token=cancellation_token,
-                    )
+                    return await self.inner.create(messages, **options.kwargs())
         except Exception as exc:
             final = self._final_error(exc)
             if final is exc:
@@ -245,16 +228,8 @@ class RetryingClient(DelegatingClient):
             raise final from exc
         raise AssertionError("unreachable: tenacity neither returned nor raised")  # pragma: no cover
 
-    async def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
+    async def _stream(self, messages: Sequence[LLMMessage], options: CallOptions
+                      ) -> AsyncGenerator[str | CreateResult, None]:
         """``inner.create_stream`` with retries until the first chunk arrives; a failure after
         that cannot be replayed and raises :class:`ModelError` at once."""
         stream: Any = None
@@ -262,14 +237,7 @@ class RetryingClient(DelegatingClient):
         try:
             async for attempt in self._retrying():
                 with attempt:
-                    stream = self.inner.create_stream(
-                        messages,
-                        tools=tools,
-                        tool_choice=tool_choice,
-                        json_output=json_output,
-                        extra_create_args=extra_create_args,
-                        cancellation_token=cancellation_token,
-                    )
+                    stream = self.inner.create_stream(messages, **options.kwargs())
                     try:
                         first = await stream.__anext__()
                     except StopAsyncIteration:  # must not escape into tenacity's async-for

@@ -19,17 +19,18 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autogen_core import CancellationToken, FunctionCall
+from autogen_core import FunctionCall
 from autogen_core.models import CreateResult, LLMMessage, ModelInfo, RequestUsage
 
 from ..errors import InputFileError, ModelError, UserError
 from ..jsonfile import read_json
 from .base import ROLES, ModelProvider, TextClientBase
+from .client import CallOptions
 from .messages import function_call_text
 from .tokens import count_many, count_prompt_tokens, count_tokens
 
@@ -181,22 +182,13 @@ class ScriptedChatClient(TextClientBase):
         self._script = script
         self._role = role
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _create(self, messages: Sequence[LLMMessage], options: CallOptions) -> CreateResult:
         """The role's next reply. Raises the scripted ``openai`` exception for a fault reply and
         :class:`ModelError` when the list is used up."""
         index, reply = self._script.next_reply(self._role)
         if reply.error is not None:
             raise fault_exception(reply.error, reply.retry_after)
-        prompt_tokens = count_prompt_tokens(messages, tools)
+        prompt_tokens = count_prompt_tokens(messages, options.tools)
         if reply.tool_calls:
             calls = [
                 FunctionCall(
@@ -223,22 +215,6 @@ class ScriptedChatClient(TextClientBase):
             )
         self._record(result.usage)
         return result
-
-    async def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Any] = [],
-        tool_choice: Any = "auto",
-        json_output: Any = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
-        """Yields the text reply once (if any), then the :class:`CreateResult`."""
-        result = await self.create(messages, tools=tools, tool_choice=tool_choice)
-        if isinstance(result.content, str) and result.content:
-            yield result.content
-        yield result
 
     async def close(self) -> None:
         """Nothing to release."""

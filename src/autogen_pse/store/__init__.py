@@ -5,7 +5,8 @@ Layout under ``Settings.traces_dir`` (created on demand)::
     traces/
       index.sqlite            one row per run (derived; rebuilt from the folders when damaged)
       <run_id>/               run ids are ULIDs, validated before any path is built
-        trace.json            reduced document, rewritten atomically at run start, cycle end, run end
+        trace.json            reduced document, written atomically at the run's end (readers fold
+                              events.jsonl while it is missing or older than the log)
         events.jsonl          every RunEvent, one JSON line each, append-only
         artifact.md           (+ artifact.raw.md) written by the artifact step
         workspace/            the agents' sandbox
@@ -59,6 +60,41 @@ __all__ = [
 #: ``create_run`` refuses to start a run with less free space than this in the traces folder.
 MIN_FREE_BYTES = 1 << 20
 
+# Opened indexes of this process: db path -> (index, the db file's identity when it was opened).
+# A store per run (the CLI, the executor) then reuses one checked connection instead of opening,
+# checking and (on close: a WAL checkpoint with fsync) closing the database for every run. The
+# few most recent are kept; a dropped one closes when no store uses it any more.
+_OPENED: dict[str, tuple[RunIndex, tuple[int, ...]]] = {}
+_OPENED_LOCK = threading.Lock()
+_OPENED_MAX = 4
+
+
+def _identity(path: Path) -> tuple[int, ...] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _shared_index(db_path: Path, traces_dir: Path) -> RunIndex:
+    """This process's index at ``db_path``: reused while the file is the one it opened (same inode,
+    size and modification time), else opened (and checked or rebuilt) with :func:`open_or_rebuild`."""
+    key = str(db_path.resolve())
+    with _OPENED_LOCK:
+        cached = _OPENED.get(key)
+        now = _identity(db_path)
+        if cached is not None and now is not None and cached[1] == now:
+            return cached[0]
+        index = open_or_rebuild(db_path, traces_dir)
+        opened = _identity(db_path)
+        _OPENED.pop(key, None)
+        if opened is not None:
+            _OPENED[key] = (index, opened)
+            while len(_OPENED) > _OPENED_MAX:
+                _OPENED.pop(next(iter(_OPENED)))
+        return index
+
 
 class TraceStore:
     """Facade over the trace folders and the run index of ``settings.traces_dir``.
@@ -106,7 +142,7 @@ class TraceStore:
         """
         with self._lock:
             if self._index is None:
-                self._index = open_or_rebuild(self.index_path, self.traces_dir)
+                self._index = _shared_index(self.index_path, self.traces_dir)
             return self._index
 
     def reindex(self) -> int:

@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from autogen_pse.errors import StoreError, UserError
+from autogen_pse.provenance import file_sha256
 from autogen_pse.store.files import EventLog, is_locked, store_error
 from autogen_pse.store.ids import is_run_id
 from autogen_pse.store.layout import EVENTS_FILE, load_trace_doc
@@ -42,14 +43,6 @@ ARCHIVE_SUFFIX = ".pse.tar.gz"
 MANIFEST = "manifest.json"
 MAX_MEMBERS = 100_000
 MAX_BYTES = 4 << 30  # 4 GiB unpacked: an archive claiming more is refused before anything is written
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def export_archive(store: Any, run_id: str, dest: Path | None = None) -> Path:
@@ -82,7 +75,7 @@ def export_archive(store: Any, run_id: str, dest: Path | None = None) -> Path:
         name = f"{run_id}/{path.relative_to(run_dir).as_posix()}"
         members.append((path, name))
         if path.is_file():
-            files[name] = {"size": path.stat().st_size, "sha256": _sha256(path)}
+            files[name] = {"size": path.stat().st_size, "sha256": file_sha256(path)}
     manifest = {"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "run_id": run_id,
                 "product_version": __version__, "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
                 "files": files}

@@ -7,7 +7,8 @@ Guarantees (see ``docs/trace-format.md``):
   then renamed over the target with ``os.replace``.
 * :class:`EventLog` writes each event as one line with a single ``write`` and flushes it to the
   operating system at once, so a SIGKILL of the writer loses nothing that was appended; it fsyncs
-  at cycle and run boundaries so a power loss loses at most the current cycle. A SIGKILL during a
+  once per cycle (when the next cycle starts) and at the run's end, so a power loss loses at most
+  the cycle under way (and the last one until the run's end is recorded: one fsync covers both). A SIGKILL during a
   write can leave an incomplete last line, which :meth:`EventLog.read` ignores and the next
   :meth:`EventLog.append` cuts off.
 
@@ -45,8 +46,15 @@ __all__ = [
     "store_error",
 ]
 
-#: Event kinds after which the log is fsync'ed (durable against power loss, not only SIGKILL).
-SYNC_KINDS = frozenset({EventKind.RUN_STARTED, EventKind.CYCLE_FINISHED, EventKind.RUN_FINISHED})
+#: Event kinds after which the log is fsync'ed (durable against power loss, not only SIGKILL). A
+#: finished cycle is made durable when the next one starts (``cycle_started``), or with the run's
+#: end (``run_finished``) when it was the last one: one fsync per cycle, the last one shared with the
+#: end. A power loss loses at most the cycle under way (for a run in its first cycle: the whole run,
+#: which had produced nothing yet) and, during the run's last steps (final checks, artifact), the
+#: last cycle, which a resume then runs again.
+SYNC_KINDS = frozenset({EventKind.RUN_FINISHED})
+#: A ``cycle_started`` after one of these makes the log durable (the previous cycle's events).
+SYNC_BEFORE_NEXT = frozenset({EventKind.CYCLE_FINISHED})
 
 
 def store_error(path: Path | str, exc: OSError, action: str = "write") -> StoreError:
@@ -186,6 +194,7 @@ class EventLog:
         self.path = Path(path)
         self._fh: IO[bytes] | None = None
         self._unsynced = False  # bytes appended since the last fsync
+        self._cycle_done = False  # a cycle finished since the last fsync: sync when the next starts
 
     # --- writing ---------------------------------------------------------------------------
     def _open(self) -> IO[bytes]:
@@ -234,7 +243,8 @@ class EventLog:
         fh.truncate(0)
 
     def append(self, event: RunEvent) -> None:
-        """Append ``event`` as one line; fsync after ``run_started``/``cycle_finished``/``run_finished``.
+        """Append ``event`` as one line; fsync after ``run_finished`` and after the ``cycle_started``
+        that follows a ``cycle_finished``.
 
         Raises:
             StoreError: the file cannot be opened or written (permissions, full disk).
@@ -251,9 +261,11 @@ class EventLog:
                     raise OSError(errno.EIO, "short write")
                 view = view[written:]
             self._unsynced = True
-            if event.kind in SYNC_KINDS:
+            if event.kind in SYNC_KINDS or (self._cycle_done and event.kind == EventKind.CYCLE_STARTED):
                 os.fsync(fh.fileno())
-                self._unsynced = False
+                self._unsynced = self._cycle_done = False
+            elif event.kind in SYNC_BEFORE_NEXT:
+                self._cycle_done = True
         except OSError as exc:
             if start is not None:  # never leave a cut-off line for the next append to extend
                 with contextlib.suppress(OSError):

@@ -18,16 +18,23 @@ __all__ = ["RunSink"]
 
 log = logging.getLogger(__name__)
 
-#: After these kinds trace.json is rewritten and the index row upserted.
+#: After these kinds the index row is upserted (a listing shows a run from its start and its
+#: progress per cycle).
 CHECKPOINT_KINDS = frozenset({EventKind.RUN_STARTED, EventKind.CYCLE_FINISHED, EventKind.RUN_FINISHED})
+#: After these kinds ``trace.json`` is written. Only at the run's end: before that every reader folds
+#: ``events.jsonl`` (the durable record) into the document, so a rewrite per cycle would be work no
+#: reader uses.
+DOCUMENT_KINDS = frozenset({EventKind.RUN_FINISHED})
 
 
 class RunSink:
     """The trace-store sink of one run.
 
     :meth:`handle` appends every event to ``events.jsonl`` (flushed at once) and folds it into a
-    :class:`TraceBuilder`; on ``run_started``, ``cycle_finished`` and ``run_finished`` it rewrites
-    ``trace.json`` atomically and upserts the index row.
+    :class:`TraceBuilder`; on ``run_started``, ``cycle_finished`` and ``run_finished`` it upserts
+    the index row, and on ``run_finished`` it writes ``trace.json`` atomically. A running (or
+    killed) run has no current ``trace.json``: readers rebuild its document from ``events.jsonl``
+    (:func:`autogen_pse.store.layout.load_trace_doc`).
 
     File failures raise :class:`StoreError` (the trace is the record of the run, the run cannot
     go on without it); after a failed append every later event raises the same error, so the log
@@ -82,8 +89,10 @@ class RunSink:
             self._failed = exc
             raise
         self._builder.apply(event)
-        if event.kind in CHECKPOINT_KINDS:
+        if event.kind in DOCUMENT_KINDS:
             self.checkpoint()
+        elif event.kind in CHECKPOINT_KINDS:
+            self.update_index()
         if event.kind == EventKind.RUN_FINISHED:
             self.closed = True
 
@@ -94,6 +103,11 @@ class RunSink:
         (fsync'ed at every checkpoint kind) and checked against that log's last event on load.
         """
         atomic_write_text(self.trace_path, self._builder.json_text(), durable=False)
+        self.update_index()
+
+    def update_index(self) -> None:
+        """Upsert the index row from the events handled so far (a failure is logged and kept in
+        :attr:`index_error`, never raised: the index is rebuilt from the trace files)."""
         if self._index is None:
             return
         try:

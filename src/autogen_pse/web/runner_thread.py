@@ -1,6 +1,6 @@
 """ThreadedExecutor: runs an executor on its own event loop, in a background thread.
 
-Parts of a run are synchronous (a task's ``checks.py`` running pytest, ``trace.json`` fsyncs,
+Parts of a run are synchronous (a task's ``checks.py`` running pytest, ``events.jsonl`` fsyncs,
 prepare hooks). On the server's event loop each would freeze every API request, SSE stream and
 keep-alive ping for its duration (seen: ~4 s per pytest check). Behind this adapter runs block
 only their own loop; events reach the web loop through :meth:`EventHub.publish`, which hands

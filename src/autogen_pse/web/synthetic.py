@@ -19,6 +19,7 @@ from typing import Any
 from autogen_pse.config import Settings
 from autogen_pse.events import EventEmitter, EventKind, EventSink
 from autogen_pse.names import ROLES
+from autogen_pse.run_queue import RunQueue
 from autogen_pse.runner import RunRequest
 from autogen_pse.store import TraceStore
 
@@ -87,39 +88,31 @@ class SyntheticExecutor:
     ) -> None:
         self.settings = settings
         self.store = TraceStore(settings)
-        self.concurrency = concurrency
         self.delay = delay
         self.warmup = warmup
         self.script = script
         self._sinks = list(sinks or [])
-        self._slots = asyncio.Semaphore(concurrency)
-        self._stops: dict[str, asyncio.Event] = {}
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self.errors: dict[str, str] = {}
+        self._queue: RunQueue[None] = RunQueue(concurrency)  # the real executor's queue
+        self.errors = self._queue.errors
         self.max_running = 0
         self._running = 0
 
+    @property
+    def concurrency(self) -> int:
+        return self._queue.concurrency
+
     async def submit(self, request: RunRequest) -> str:
         run_id = self.store.new_run_id()
-        stop = asyncio.Event()
-        self._stops[run_id] = stop
-        self._tasks[run_id] = asyncio.create_task(self._play(run_id, request, stop))
+        self._queue.start(run_id, lambda stop: self._play(run_id, request, stop))
         return run_id
 
     async def _play(self, run_id: str, request: RunRequest, stop: asyncio.Event) -> None:
+        self._running += 1
+        self.max_running = max(self.max_running, self._running)
         try:
-            async with self._slots:
-                if stop.is_set():
-                    self.errors[run_id] = "cancelled before it started"
-                    return
-                self._running += 1
-                self.max_running = max(self.max_running, self._running)
-                try:
-                    await self._emit_all(run_id, request, stop)
-                finally:
-                    self._running -= 1
+            await self._emit_all(run_id, request, stop)
         finally:
-            self._stops.pop(run_id, None)
+            self._running -= 1
 
     async def _emit_all(self, run_id: str, request: RunRequest, stop: asyncio.Event) -> None:
         run_dir = await asyncio.to_thread(self.store.create_run, run_id)
@@ -158,23 +151,16 @@ class SyntheticExecutor:
         })
 
     async def cancel(self, run_id: str) -> bool:
-        stop = self._stops.get(run_id)
-        if stop is None:
-            return False
-        stop.set()
-        return True
+        return await self._queue.cancel(run_id)
 
     def active(self) -> set[str]:
-        return set(self._stops)
+        return self._queue.active()
 
     async def wait(self, run_id: str) -> None:
-        await self._tasks[run_id]
+        await self._queue.result(run_id)
 
     def start_error(self, run_id: str) -> str | None:
-        return self.errors.get(run_id)
+        return self._queue.start_error(run_id)
 
     async def shutdown(self) -> None:
-        for stop in self._stops.values():
-            stop.set()
-        if self._tasks:
-            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        await self._queue.shutdown()

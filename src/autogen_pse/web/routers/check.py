@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from autogen_pse.config import Settings
 from autogen_pse.verification import check_document, document_checker
 from autogen_pse.web.deps import SettingsDep
+from autogen_pse.web.policy import confine_vars
 from autogen_pse.web.routers.common import POST_ERRORS
 from autogen_pse.web.schemas import CheckIn, DocumentReportOut, ErrorOut
 
@@ -26,7 +27,8 @@ def check(settings: Settings, body: CheckIn) -> DocumentReportOut:
     Raises:
         UserError: see :func:`autogen_pse.verification.document_checker` and ``check_document``.
     """
-    checker = document_checker(body.task, dict(body.vars), settings)
+    # file vars name the task's own files, never the server's working directory
+    checker = document_checker(body.task, confine_vars(settings.tasks_dir, body.task, dict(body.vars)), settings)
     report = check_document(checker, body.name, body.text)
     return DocumentReportOut.model_validate(report.model_dump(mode="json"))
 

@@ -16,7 +16,7 @@ from autogen_pse.runner import RunRequest
 from autogen_pse.store.rows import decode_cursor
 from autogen_pse.store.trace import TraceBuilder
 from autogen_pse.web.deps import RunId, StateDep, WebState
-from autogen_pse.web.policy import confine_scripted
+from autogen_pse.web.policy import confine_model, confine_vars
 from autogen_pse.web.routers.common import POST_ERRORS
 from autogen_pse.web.schemas import (
     CancelOut,
@@ -109,11 +109,15 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
     model = body.model
     if model is not None:  # the server's own default is the operator's choice; a client's is confined
         try:
-            model = confine_scripted(model, state.settings.scripted_web_dir)
+            model = confine_model(model, state.settings.scripted_web_dir)
         except UserError as exc:
             raise HTTPException(status_code=422, detail=f"model not allowed: {exc}") from None
     if not await asyncio.to_thread(_task_known, state, body.task):
         raise HTTPException(status_code=404, detail=f"unknown task {body.task!r}; see GET /api/tasks")
+    try:  # file vars name the task's own files, never the server's working directory
+        body.vars = await asyncio.to_thread(confine_vars, state.settings.tasks_dir, body.task, body.vars)
+    except UserError as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from None
     capacity = (getattr(state.executor, "concurrency", None) or 1) + state.max_queue
     # Check and reserve with no await in between: concurrent requests see each other's reservation.
     if len(state.active()) + state.admitting >= capacity:
@@ -145,7 +149,7 @@ def load_run(state: WebState, run_id: str) -> dict[str, Any]:
     active = run_id in state.active()
     if state.run_exists(run_id):
         doc: dict[str, Any]
-        if active:  # trace.json is rewritten at cycle ends only: fold the event log for a live view
+        if active:  # trace.json is written at the run's end only: fold the event log for a live view
             events = state.store.read_events(run_id)
             doc = TraceBuilder.from_events(events).document() if events else {"run_id": run_id}
             doc.setdefault("status", "running")
