@@ -110,7 +110,7 @@ class RunFollower:
         stream = keys.stream(self.run_id)
         while not self.done:
             try:
-                resp = await client.xread({stream: self.last_id}, count=READ_COUNT, block=READ_BLOCK_MS)
+                resp: Any = await client.xread({stream: self.last_id}, count=READ_COUNT, block=READ_BLOCK_MS)
                 if self._broker_down:
                     log.warning("run %s: the broker is back; reading its events again", self.run_id)
                     self._broker_down = False
@@ -130,7 +130,7 @@ class RunFollower:
             return
         if not self.started:
             return  # queued: no worker has taken it yet
-        resp = await client.xread({stream: self.last_id}, count=READ_COUNT)  # what it sent before it died
+        resp: Any = await client.xread({stream: self.last_id}, count=READ_COUNT)  # what it sent before it died
         if resp:
             await asyncio.to_thread(self._apply, resp[0][1])
             return

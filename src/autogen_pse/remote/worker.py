@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from autogen_pse.config import Settings, load_settings
-from autogen_pse.errors import PseError
+from autogen_pse.errors import PseError, RunError
 from autogen_pse.events import EventKind, RunEvent
 from autogen_pse.remote import keys
 from autogen_pse.remote.broker import CLAIM, HEARTBEAT, PUBLISH, RELEASE, connect, script
@@ -145,7 +145,12 @@ def _run(order: RunOrder, settings: Settings, client: Any) -> str:
         if loop is not None and stop is not None:
             loop.call_soon_threadsafe(stop.set)
 
-    inputs = _write_inputs(order, settings)
+    input_error: str | None = None
+    try:
+        inputs = _write_inputs(order, settings)
+    except OSError as exc:
+        inputs, input_error = {}, (f"worker {socket.gethostname()} cannot write the run's input files under "
+                                   f"{settings.state_dir} ({exc.strerror or exc}); free space or fix PSE_STATE_DIR")
     replace = {path: order.vars[var] for var, path in inputs.items()}
     publisher = StreamPublisher(client, run_id, token, run_dir, replace=replace, files_cap=order.files_cap,
                                 on_fenced=stop_run)
@@ -154,6 +159,8 @@ def _run(order: RunOrder, settings: Settings, client: Any) -> str:
     seq_now = last_seq
     try:
         try:
+            if input_error is not None:
+                raise RunError(input_error)
             result = _execute(order, settings, scratch, run_dir, inputs, publisher, last_seq, loop_box, stop_flag)
             report = ("result", publisher.rewrite(result.model_dump_json()))
         except _Refused as exc:
@@ -210,7 +217,7 @@ def _execute(order: RunOrder, settings: Settings, scratch: Path, run_dir: Path, 
         plan.resume = Resumption(point=point, previous_status=r["previous_status"],
                                  previous_error=r.get("previous_error"), last_seq=int(r["last_seq"]),
                                  cursors=r.get("cursors"), model_spec=r.get("model_spec"),
-                                 usage=tuple(tuple(u) for u in r.get("usage") or ()))  # type: ignore[misc]
+                                 usage=tuple((str(a), int(b), int(c)) for a, b, c in r.get("usage") or ()))
         (run_dir / "workspace").mkdir(parents=True, exist_ok=True)
         for rel, data in order.files.items():
             safe = safe_relpath(rel)
