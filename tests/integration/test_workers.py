@@ -334,3 +334,27 @@ async def test_dashboard_streams_a_remote_run_with_a_mid_run_reconnect(cluster: 
     stored = [(e.seq, e.kind.value) for e in events(settings, run_id)]
     assert got == stored and [s for s, _ in got] == list(range(1, len(got) + 1))
     assert second[-1].event == "stream_end" and final["status"] == "finished" and final["verdict"] == "PASS"
+
+
+async def test_a_new_server_process_follows_the_runs_of_one_that_died(cluster: Cluster, tmp_path: Path) -> None:
+    cluster.ensure_workers()
+    doc = write_script(cluster.scripts, "adopt.json", script(["PARTIAL", "PASS"], delay=0.4))
+    settings = settings_for(cluster, tmp_path)
+    first = CeleryExecutor(settings)
+    run_id = await first.submit(RunRequest(task="tiny", model=f"scripted:{doc}"))
+    await wait_for(lambda: cycle_started(settings, run_id, 1), 30, "the first cycle")
+    follower = first._followers[run_id]  # the first process dies: its follower stops, the run goes on
+    assert follower.task is not None
+    follower.task.cancel()
+    await asyncio.gather(follower.task, return_exceptions=True)
+    await first.redis().aclose()
+    assert TraceStore(settings).load_trace(run_id, fresh=True)["status"] == "running"
+
+    second = CeleryExecutor(settings)
+    assert await second.adopt_running() == [run_id]
+    result = await asyncio.wait_for(second.wait(run_id), 60)
+    await second.shutdown()
+    assert result is not None and result.verdict == "PASS"
+    evs = events(settings, run_id)
+    assert_complete(evs)
+    assert TraceStore(settings).load_trace(run_id)["status"] == "finished"

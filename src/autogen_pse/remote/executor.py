@@ -126,6 +126,48 @@ class CeleryExecutor:
             follower.cancelled_before_start()  # no worker can claim it any more
         return True
 
+    async def adopt_running(self) -> list[str]:
+        """Follow again the remote runs a previous process was writing when it died: runs the index
+        shows ``running`` with no writer whose stream is still in Redis. A run whose worker is alive
+        goes on being written; one that finished meanwhile gets the rest of its trace; one whose
+        worker is gone too is marked interrupted (and resumed with ``PSE_RETRY_INTERRUPTED``).
+        Returns the ids adopted; call it once at start, before marking interrupted runs."""
+        import redis
+
+        from autogen_pse.store.files import is_locked
+        from autogen_pse.store.layout import EVENTS_FILE
+
+        def candidates() -> list[tuple[str, str, int]]:
+            rows = self.store.list_runs(status="running", limit=500).data
+            found = []
+            for row in rows:
+                if row.run_id in self._followers or is_locked(self.store.traces_dir / row.run_id / EVENTS_FILE):
+                    continue
+                events = self.store.read_events(row.run_id)
+                found.append((row.run_id, row.task, events[-1].seq if events else 0))
+            return found
+
+        adopted: list[str] = []
+        client = self.redis()
+        for run_id, task, last_seq in await asyncio.to_thread(candidates):
+            try:
+                if not await client.exists(keys.stream(run_id)):
+                    continue
+                attempt = str(await client.get(keys.attempt(run_id)) or "1").rpartition(":")[2]
+            except (redis.RedisError, OSError) as exc:
+                log.warning("remote runs not adopted: the broker is unreachable (%s)", exc)
+                break
+            order = RunOrder(run_id=run_id, attempt=int(attempt or 1), task=task, model="",
+                             artifact_mode=self.settings.artifact_mode,
+                             heartbeat_ms=int(self.settings.heartbeat_timeout * 1000),
+                             files_cap=self.settings.remote_files_cap, stream_ttl=int(self.settings.stream_ttl))
+            follower = RunFollower(self, order)
+            follower.written, follower.started = last_seq, True
+            self._followers[run_id] = follower
+            follower.task = asyncio.create_task(follower.run(), name=f"follow-{run_id}")
+            adopted.append(run_id)
+        return adopted
+
     def active(self) -> set[str]:
         return {run_id for run_id, f in list(self._followers.items()) if not f.done}
 

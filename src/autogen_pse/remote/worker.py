@@ -130,6 +130,7 @@ def _run(order: RunOrder, settings: Settings, client: Any) -> str:
     if claimed == "cancelled":
         script(client, PUBLISH)(keys=[keys.lease(run_id), keys.stream(run_id)],
                                 args=["", f"{last_seq}-{order.attempt}", "cancelled", "{}", ""])
+        client.expire(keys.stream(run_id), order.stream_ttl)
         return "cancelled"
     if claimed != "ok":  # a stale delivery (an earlier attempt) or another worker runs it: not ours
         log.warning("run %s attempt %d: %s; this delivery is dropped", run_id, order.attempt, claimed)
