@@ -358,3 +358,32 @@ async def test_a_new_server_process_follows_the_runs_of_one_that_died(cluster: C
     evs = events(settings, run_id)
     assert_complete(evs)
     assert TraceStore(settings).load_trace(run_id)["status"] == "finished"
+
+
+async def test_without_retry_a_killed_worker_leaves_an_interrupted_run_that_resumes_by_hand(
+        cluster: Cluster, tmp_path: Path) -> None:
+    from autogen_pse.errors import RunError
+
+    cluster.ensure_workers()
+    doc = write_script(cluster.scripts, "byhand.json", script(["PARTIAL", "PASS"], delay=1.5, slow_from_cycle=2))
+    settings = settings_for(cluster, tmp_path, heartbeat_timeout=1.5)
+    remote = CeleryExecutor(settings)
+    run_id = await remote.submit(RunRequest(task="tiny", model=f"scripted:{doc}"))
+    await wait_for(lambda: cycle_started(settings, run_id, 2), 30, "the second cycle")
+    (victim,) = [w for w in cluster.workers if w.holds(run_id)]
+    victim.kill()
+    t0 = time.monotonic()
+    with pytest.raises(RunError, match=f"interrupted: its worker sent no heartbeat for 1.5 s; continue it with `pse run --resume {run_id}`"):
+        await asyncio.wait_for(remote.wait(run_id), 30)
+    assert time.monotonic() - t0 < 1.5 + 1.5  # the timeout plus the follower's poll
+    assert TraceStore(settings).load_trace(run_id)["status"] == "interrupted"
+    assert TraceStore(settings).get(run_id).status == "interrupted"
+
+    again = await remote.submit(RunRequest(task="", resume=run_id))
+    result = await asyncio.wait_for(remote.wait(again), 60)
+    await remote.shutdown()
+    assert again == run_id and result is not None and result.verdict == "PASS"
+    evs = events(settings, run_id)
+    assert_complete(evs)
+    assert [e.kind.value for e in evs].count("resumed") == 1
+    cluster.ensure_workers()

@@ -144,7 +144,7 @@ class CeleryExecutor:
                 if row.run_id in self._followers or is_locked(self.store.traces_dir / row.run_id / EVENTS_FILE):
                     continue
                 events = self.store.read_events(row.run_id)
-                found.append((row.run_id, row.task, events[-1].seq if events else 0))
+                found.append((row.run_id, row.task or "", events[-1].seq if events else 0))
             return found
 
         adopted: list[str] = []

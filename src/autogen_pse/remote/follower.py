@@ -123,6 +123,9 @@ class RunFollower:
                     log.warning("run %s: the broker is unreachable (%s); waiting for it", self.run_id, exc)
                     self._broker_down = True
                 await asyncio.sleep(0.3)
+        if self.result is not None or self.failure is not None:  # a late redelivery of this order is stale
+            with contextlib.suppress(redis.RedisError, OSError):
+                await client.set(keys.attempt(self.run_id), f"done:{self.order.attempt}", keepttl=True)
 
     async def _check_liveness(self, client: Any, stream: str) -> None:
         if await client.exists(keys.lease(self.run_id)):

@@ -124,8 +124,9 @@ def run_order(raw: dict[str, Any], settings: Settings | None = None) -> str:
 
 def _run(order: RunOrder, settings: Settings, client: Any) -> str:
     run_id, token = order.run_id, worker_token()
-    claimed = script(client, CLAIM)(keys=[keys.lease(run_id), keys.cancel(run_id), keys.attempt(run_id)],
-                                    args=[token, str(order.attempt), order.heartbeat_ms])
+    claimed = _retrying(lambda: script(client, CLAIM)(
+        keys=[keys.lease(run_id), keys.cancel(run_id), keys.attempt(run_id)],
+        args=[token, str(order.attempt), order.heartbeat_ms]), what=f"run {run_id}: claiming it")
     last_seq = int((order.resume or {}).get("last_seq") or 0)
     if claimed == "cancelled":
         script(client, PUBLISH)(keys=[keys.lease(run_id), keys.stream(run_id)],
@@ -181,11 +182,29 @@ def _run(order: RunOrder, settings: Settings, client: Any) -> str:
         beat.stop()
         publisher.close()
         try:
-            script(client, RELEASE)(keys=[keys.lease(run_id), keys.attempt(run_id), keys.stream(run_id)],
-                                    args=[token, str(order.attempt), order.stream_ttl])
+            _retrying(lambda: script(client, RELEASE)(
+                keys=[keys.lease(run_id), keys.attempt(run_id), keys.stream(run_id)],
+                args=[token, str(order.attempt), order.stream_ttl]), what=f"run {run_id}: releasing it", timeout=30)
         except Exception as exc:  # the lease expires by itself
             log.warning("run %s: could not release its lease (%s)", run_id, exc)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _retrying(call: Any, *, what: str, timeout: float = FLUSH_TIMEOUT) -> Any:
+    """``call()``, again every 0.5 s while the broker is unreachable (a restart), at most ``timeout`` s."""
+    import time
+
+    import redis
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return call()
+        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as exc:
+            if time.monotonic() > deadline:
+                raise
+            log.warning("%s: the broker is unreachable (%s); trying again", what, exc)
+            time.sleep(0.5)
 
 
 class _Refused(Exception):
