@@ -201,8 +201,11 @@ class ScriptedChatClient(TextClientBase):
         index, reply = self._script.next_reply(self._role)
         if reply.error is not None:
             raise fault_exception(reply.error, reply.retry_after)
-        if reply.delay:
-            await asyncio.sleep(reply.delay)
+        if reply.delay:  # like a real call, the wait ends when the run's stop cancels the token
+            waiting = asyncio.ensure_future(asyncio.sleep(reply.delay))
+            if cancellation_token is not None:
+                cancellation_token.link_future(waiting)
+            await waiting
         prompt_tokens = count_prompt_tokens(messages, tools)
         if reply.tool_calls:
             calls = [

@@ -115,7 +115,7 @@ class RunFollower:
                     log.warning("run %s: the broker is back; reading its events again", self.run_id)
                     self._broker_down = False
                 if resp:
-                    await asyncio.to_thread(self._apply, resp[0][1])
+                    self._dispatch(await asyncio.to_thread(self._apply, resp[0][1]))
                     continue
                 await self._check_liveness(client, stream)
             except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError) as exc:
@@ -123,8 +123,10 @@ class RunFollower:
                     log.warning("run %s: the broker is unreachable (%s); waiting for it", self.run_id, exc)
                     self._broker_down = True
                 await asyncio.sleep(0.3)
-        if self.result is not None or self.failure is not None:  # a late redelivery of this order is stale
-            with contextlib.suppress(redis.RedisError, OSError):
+        with contextlib.suppress(redis.RedisError, OSError):
+            if isinstance(self.failure, StoreError):  # its trace cannot be written here: stop the run
+                await client.set(keys.cancel(self.run_id), "1", ex=self.order.stream_ttl)
+            if self.result is not None or self.failure is not None:  # a late redelivery of this order is stale
                 await client.set(keys.attempt(self.run_id), f"done:{self.order.attempt}", keepttl=True)
 
     async def _check_liveness(self, client: Any, stream: str) -> None:
@@ -135,7 +137,7 @@ class RunFollower:
             return  # queued: no worker has taken it yet
         resp: Any = await client.xread({stream: self.last_id}, count=READ_COUNT)  # what it sent before it died
         if resp:
-            await asyncio.to_thread(self._apply, resp[0][1])
+            self._dispatch(await asyncio.to_thread(self._apply, resp[0][1]))
             return
         if not self.done:
             await self._interrupted(client)
@@ -177,25 +179,40 @@ class RunFollower:
         return order
 
     # --- entries -------------------------------------------------------------------------------
-    def _apply(self, entries: list[tuple[str, dict[str, str]]]) -> None:
+    def _dispatch(self, written: list[RunEvent]) -> None:
+        """Hand events the trace recorded to the other sinks, in order, on the executor's loop
+        (where a local run's emitter calls them)."""
+        for event in written:
+            for sink in self.ex.sinks:
+                try:
+                    sink(event)
+                except Exception:
+                    log.exception("run %s: a sink failed on event %d", self.run_id, event.seq)
+
+    def _apply(self, entries: list[tuple[str, dict[str, str]]]) -> list[RunEvent]:
+        """Write the entries' events into the trace (in a worker thread: file I/O); returns them."""
+        written: list[RunEvent] = []
         for entry_id, fields in entries:
             self.last_id = entry_id
             if self.done:
-                return
+                break
             kind = fields.get("k", "")
             data = fields.get("e", "").replace(RUN_DIR, self._dir_json)
             if kind == "event":
                 self.started = True
-                self._event(RunEvent.model_validate_json(data), fields.get("f") or "")
+                event = RunEvent.model_validate_json(data)
+                if self._event(event, fields.get("f") or ""):
+                    written.append(event)
                 continue
             attempt = entry_id.rpartition("-")[2]
             if attempt != str(self.order.attempt):
                 continue  # a report of an earlier attempt
             self._report(kind, data)
+        return written
 
-    def _event(self, event: RunEvent, files: str) -> None:
+    def _event(self, event: RunEvent, files: str) -> bool:
         if event.seq <= self.written:
-            return  # already written (a retried publish, or an earlier attempt's tail)
+            return False  # already written (a retried publish, or an earlier attempt's tail)
         if event.seq != self.written + 1:
             log.error("run %s: event %d arrived after %d; %d event(s) are missing from the stream",
                       self.run_id, event.seq, self.written, event.seq - self.written - 1)
@@ -210,19 +227,14 @@ class RunFollower:
             self._write_files(json.loads(files))
         try:
             self._sink.handle(event)
-        except StoreError as exc:  # the record cannot be kept: stop the run rather than lose it silently
-            log.error("run %s: %s; cancelling it", self.run_id, exc)
-            self.cancel_requested = True
+        except StoreError as exc:  # the record cannot be kept: stop following rather than lose events silently
+            log.error("run %s: %s", self.run_id, exc)
             self._finish(failure=exc, error=str(exc))
-            return
+            return False
         self.written = event.seq
-        for sink in self.ex.sinks:
-            try:
-                sink(event)
-            except Exception:
-                log.exception("run %s: a sink failed on event %d", self.run_id, event.seq)
         if event.kind == EventKind.RUN_FINISHED:
             self._close_sink()
+        return True
 
     def _report(self, kind: str, data: str) -> None:
         if kind == "result":

@@ -21,6 +21,7 @@ import os
 import shutil
 import socket
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from autogen_pse.store import TraceStore
 
 log = logging.getLogger(__name__)
 
-CANCEL_POLL = 0.25
+CANCEL_POLL = 0.1  # seconds between looks at the cancel flag (one small Lua call each)
 FLUSH_TIMEOUT = 300.0  # seconds a finished run waits for an unreachable broker to take its last events
 
 
@@ -99,6 +100,7 @@ class _Heartbeat(threading.Thread):
                 return
             if cancel and not cancelled:
                 cancelled = True
+                log.info("run %s: cancel received at %.3f; stopping it", self.run_id, time.time())
                 self._on_cancel()
 
     def stop(self) -> None:
@@ -192,8 +194,6 @@ def _run(order: RunOrder, settings: Settings, client: Any) -> str:
 
 def _retrying(call: Any, *, what: str, timeout: float = FLUSH_TIMEOUT) -> Any:
     """``call()``, again every 0.5 s while the broker is unreachable (a restart), at most ``timeout`` s."""
-    import time
-
     import redis
 
     deadline = time.monotonic() + timeout
