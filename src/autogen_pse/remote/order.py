@@ -12,15 +12,17 @@ import base64
 import dataclasses
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from autogen_pse.config import Settings
 from autogen_pse.errors import UserError
 from autogen_pse.provenance import tree_sha
-from autogen_pse.runner import PreparedRun
 from autogen_pse.store.layout import WORKSPACE_DIR
+
+if TYPE_CHECKING:
+    from autogen_pse.runner import PreparedRun
 
 #: Longest ``--var`` value looked at as a file path (the rule of :mod:`autogen_pse.preparation`).
 MAX_PATH_CHARS = 4096
