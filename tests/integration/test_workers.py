@@ -394,3 +394,22 @@ async def test_without_retry_a_killed_worker_leaves_an_interrupted_run_that_resu
     assert_complete(evs)
     assert [e.kind.value for e in evs].count("resumed") == 1
     cluster.ensure_workers()
+
+
+async def test_a_second_delivery_of_a_running_order_is_dropped(cluster: Cluster, tmp_path: Path) -> None:
+    from autogen_pse.remote.celery_app import send_order
+
+    cluster.ensure_workers()
+    doc = write_script(cluster.scripts, "twice.json", script(["PARTIAL", "PASS"], delay=0.5))
+    settings = settings_for(cluster, tmp_path)
+    remote = CeleryExecutor(settings)
+    run_id = await remote.submit(RunRequest(task="tiny", model=f"scripted:{doc}"))
+    await wait_for(lambda: cycle_started(settings, run_id, 1), 30, "the first cycle")
+    order = remote._followers[run_id].order
+    await asyncio.to_thread(send_order, remote._celery(), order.model_dump())  # e.g. a redelivery
+    result = await asyncio.wait_for(remote.wait(run_id), 60)
+    await remote.shutdown()
+    assert result is not None and result.verdict == "PASS"
+    assert_complete(events(settings, run_id))
+    logs = "".join(w.log_path.read_text() for w in cluster.workers)
+    assert f"run {run_id} attempt 1: busy; this delivery is dropped" in logs
