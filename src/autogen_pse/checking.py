@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .claims import Evidence, Ledger, Verifier, build_ledger, ledger_checks
+from .claims.formats import read_document
 from .errors import PseError, RunError
 from .facts import FACT_REF, render, unknown_fact_check
 from .hooks import CheckContext, CheckResult, Fact, Sanitized
@@ -67,7 +68,8 @@ class Checker:
         if unknown or FACT_REF.search(raw or ""):
             results.append(unknown_fact_check(unknown or []))
         if self._checks is not None:
-            out = self._call("checks", self._checks, self._ctx(rendered, raw))
+            # an HTML or LaTeX document is checked in its Markdown reading, as the ledger reads it
+            out = self._call("checks", self._checks, self._ctx(read_document(rendered).text, raw))
             if not isinstance(out, list) or not all(isinstance(r, CheckResult) for r in out):
                 raise RunError(f"{self._task.dir / 'checks.py'}: checks() must return list[CheckResult]")
             results.extend(out)

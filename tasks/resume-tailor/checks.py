@@ -92,7 +92,8 @@ def checks(ctx: CheckContext) -> list[CheckResult]:
     by_check = claims_mod.grouped(analysis)
     results = [_claim_result(name, by_check[name], summary) for name in ENTRY_CHECKS]
 
-    if not any(e.cls == "experience" for e in analysis.entries):
+    # with no Experience section at all the sections check says so; with one, its roles must be read
+    if "experience" in analysis.present and not any(e.cls == "experience" for e in analysis.entries):
         entries = results[ENTRY_CHECKS.index("entries")]
         entries.ok = False
         entries.detail = (

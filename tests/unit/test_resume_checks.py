@@ -371,8 +371,12 @@ def test_month_precision_not_in_cv_is_flagged() -> None:
 
 
 def test_no_experience_entries_fails_entries() -> None:
-    r = run_checks("# Elena Marsh\n\n## Summary\n\nBackend engineer.\n")
+    # an Experience section whose roles cannot be read fails the entries check …
+    r = run_checks("# Elena Marsh\n\n## Experience\n\n## Skills\n\nPython, Go\n")
     assert not r["entries"].ok and "no experience entries" in r["entries"].detail
+    # … with no Experience section at all the sections check says so (a snippet of a CV invents nothing)
+    r = run_checks("# Elena Marsh\n\n## Summary\n\nBackend engineer.\n")
+    assert r["entries"].ok
     assert not r["sections"].ok
     assert set(r["sections"].unsupported) == {
         "missing section Experience",

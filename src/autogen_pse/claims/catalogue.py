@@ -43,6 +43,9 @@ Q4 H1 H2 FY YTD BUY SELL TRIM HOLD REVIEW PASS FAIL OK Yes No None N/A NA TBD Mr
 Current Today Experience Education Skills Certifications Summary Profile Projects Languages Achievements
 Impact Selected Key Professional Technical Work History Employment Career Core Competencies Highlights Contact
 Interests Awards Up Down Gain Gains Loss Losses Issued Credential Record Appointments Electronic Quarterly
+Status Met Open Closed Failed Passed Done Pending Breach Breached Compliant Flagged Checked Scope Sources Source
+Prepared Owner Reviewer Findings Evidence Result Results Outcome Comment Comments Remarks Target Goal
+Hi Hey Hello Dear Thanks Thank Cheers Regards Best Morning Evening Afternoon Team All Everyone Folks Qs
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -125,8 +128,9 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s\-–—]+", " ", re.sub(r"[’']s$|[.,]$", "", text.strip())).lower()
 
 
-_HONORIFIC = re.compile(
-    r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sir|Dame|Miss)\.?\s+(?:[A-Z]\.\s*)*$|^(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s"
+_HONORIFIC = re.compile(  # "Mr Sato", "Dr N. Hartmann", "Mrs Oyelaran-Whitfield"; "Hi Tom", "Dear Priya"
+    r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sir|Dame|Miss)\.?\s+(?:[A-Z]\.\s*)*(?:[A-Z][\w'’]*-)?$|^(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s"
+    r"|(?:^|\n|[,.!]\s)\W*(?:Hi|Hey|Hello|Hiya|Dear|Morning|Thanks|Cheers)[,\s]+$"
 )
 
 
@@ -136,7 +140,7 @@ _NUMBER_NAMES = frozenset(
     "dozen".split()
 )
 _LABEL = re.compile(r"(?:\s+(?:in|for|by|at|to|on|of))?\s*:")  # "Based in:", "Submitted for:": a label
-_LABEL_START = re.compile(r"(?:^|[|·•;\n]|\*\*)\W*(?:[\w'’&.-]+\s+){0,3}$")  # … when it opens its line or field
+_LABEL_START = re.compile(r"(?:^|[|·•;\n)—–]|\*\*)\W*(?:[\w'’&.-]+\s+){0,3}$")  # … when it opens its line or field
 
 
 def is_label(text: str, start: int, end: int) -> bool:

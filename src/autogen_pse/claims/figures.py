@@ -27,6 +27,10 @@ from .patterns import (
 from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
 from .quantities import Quantity, matches
 
+_RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
+_RULE_BEFORE = re.compile(rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?[−-]?$|[≥≤]\s*[−-]?$", re.I)
+_RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)
+_ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
@@ -150,7 +154,9 @@ class Figures(Binding, Derived, Counts):
             for e in [entity, *others]:
                 pools.append([f for f in self._facts(e) if self._signed(f) and f.unit in compatible])
         rule_paren = re.search(r"\b(?:rule|limit|threshold|cap|level)s?\W{0,3}\([^()]*$", text[: q.start], re.I)
-        if (_NORM.search(text) and not mentions) or rule_paren:  # "No position may exceed 30 %", "rule (730d / -10%)"
+        # "threshold 730 days", "vs a 30% limit", "beyond the (20%) level", "Stop-loss at -20%", "≥730d": a rule's level
+        rule_near = _RULE_BEFORE.search(text, 0, q.start) or _RULE_AFTER.match(text, q.end)
+        if (_NORM.search(text) and not mentions) or rule_paren or rule_near:  # "No position may exceed 30 %"
             rules = [m for m in self.ev.metrics if m.scope == "global"]
             pools.append([f for m in rules for f in self._pool(None, m, compatible, 0)])
         pair = _pair_role(text, q)
@@ -167,6 +173,8 @@ class Figures(Binding, Derived, Counts):
                     and bool(metrics)
                     and q.unit == "pct"
                     and not _ANY_DIRECTION.search(text)
+                    and not (_ACCOUNTING.search(text[: q.start]) and text[q.end :].lstrip().startswith(")"))
+                    # "(19.16%)": a loss in an accountant's hand
                 )
                 return self._supported(q, hits, direction, pair, unsigned=unsigned), metrics
         if chained and prev is not None and _COMPARATOR.fullmatch(

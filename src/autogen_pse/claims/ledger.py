@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..hooks import CheckResult
+from .formats import read_document
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
 from .split import Unit, split_units
@@ -34,7 +35,9 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     """The ledger of ``artifact`` (see the module docstring)."""
     claims: list[Claim] = []
     last_paragraph, last_entities = -1, list[str]()
-    artifact = mend(artifact)  # words broken across lines, page footers (offsets kept)
+    original = artifact
+    reading = read_document(artifact)  # HTML, LaTeX, notes-app exports: read as Markdown
+    artifact = mend(reading.text)  # words broken across lines, page footers (offsets kept)
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
     section = ""
@@ -55,7 +58,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         columns: list[tuple[str, int, int]] = []
         if unit.kind == "row":
             row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
-            if "" in row and "symbol" not in row:  # "| | Action | Quantity |": the unnamed first column
+            if row.get("") and "symbol" not in row:  # "| | Action | Quantity |": the unnamed first column
                 row["symbol"] = row[""]
             for alias, name in _COLUMN_ALIASES.items():  # "Holding" is the Symbol column, "Trade" the Action
                 if alias in row and name not in row:
@@ -91,6 +94,10 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             last_entities = [e for e in last_entities if e not in own] + list(dict.fromkeys(own))
         elif not last_entities and scope:
             last_entities = scope[-1:]
+    if reading.converted:  # offsets and lines of the document as written
+        for made in claims:
+            made.start, made.end = reading.original(made.start), reading.original(made.end)
+            made.line = original.count("\n", 0, made.start) + 1
     return Ledger(claims=claims, policy=verifier.ev.unverifiable)
 
 

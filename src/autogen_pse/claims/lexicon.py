@@ -213,17 +213,37 @@ def rank_regex(phrase: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w])(?:{body})(?![\w])", re.IGNORECASE)
 
 
+_DETERMINERS = ("the", "your", "our", "my", "this", "that", "total", "overall", "entire", "whole", "all",
+                "combined", "aggregate", "portfolio's", "book's", "fund's", "account's")  # fmt: skip
+_MODIFIERS = (*_DETERMINERS, "unrealised", "unrealized", "current", "paper")
+_DETERMINER = "(?:" + "|".join(re.escape(w) for w in _DETERMINERS) + r")[\s-]+"
+_MODIFIER = "(?:" + "|".join(re.escape(w) for w in _MODIFIERS) + r")[\s-]+"
+
+
+def _phrase_body(phrase: str, modifiers: bool) -> str:
+    """``phrase`` as a regex; with ``modifiers``, "of the gain" also reads "of total unrealised gain"
+    (a determiner, then any modifiers, between "of" and the noun; not "of unrealised profit" after
+    an amount, nor "of its value")."""
+    words = phrase.split()
+    if (modifiers and len(words) >= 3 and words[0].lower() == "of" and words[-1].lower() != "total"
+            and all(w.lower() in _MODIFIERS for w in words[1:-1])):  # fmt: skip
+        return rf"of[\s-]+{_DETERMINER}(?:{_MODIFIER}){{0,3}}{re.escape(words[-1])}"
+    return re.escape(phrase).replace(r"\ ", r"[\s-]+")
+
+
 def phrase_regex(
-    phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = False, phrase_end: bool = False
+    phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = False, phrase_end: bool = False,
+    modifiers: bool = False,
 ) -> re.Pattern[str] | None:
     """One case-insensitive regex matching any of ``phrases`` as whole words (longest first);
-    ``after_hyphen`` lets a phrase start after a hyphen ("second-largest")."""
+    ``after_hyphen`` lets a phrase start after a hyphen ("second-largest"); ``modifiers``: see
+    :func:`_phrase_body`."""
     items = sorted({p.strip() for p in phrases if p.strip()}, key=len, reverse=True)
     if not items:
         return None
     words = [p for p in items if re.search(r"\w", p)]
     symbols = [p for p in items if not re.search(r"\w", p)]  # "▼", "↑": they may touch a figure ("▼72.7%")
-    body = "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in words)
+    body = "|".join(_phrase_body(p, modifiers) for p in words)
     before = r"(?<![\w])" if after_hyphen else r"(?<![\w-])"
     # ``phrase_end``: not before a possessive ("of the portfolio" in "of the portfolio's gain")
     parts = [rf"{before}(?:{body})(?![\w])" + (r"(?!['’]s\b)" if phrase_end else "")] if words else []

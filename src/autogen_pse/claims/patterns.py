@@ -114,7 +114,7 @@ _PRONOUN = re.compile(
     re.IGNORECASE,
 )
 _VERSUS = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|relative to)(?!\w)", re.IGNORECASE)
-_LIST_SEP = re.compile(r"[\s,]*(?:and|&|or|,|/)?[\s,]*", re.IGNORECASE)
+_LIST_SEP = re.compile(r"[\s,]*(?:and|&|or|,|/|\+)?[\s,]*", re.IGNORECASE)
 _RUN_SEP = re.compile(r"[\s,]*(?:and|&|/|vs\.?|versus|or|–|-|to)?[\s,]*", re.IGNORECASE)
 _TOGETHER = re.compile(
     r"^\W{0,3}(?:\w+\s+){0,2}?(?:between them|combined|together|jointly|in total|altogether|"
@@ -209,7 +209,7 @@ _TOP_N = re.compile(
     r"\btop[\s-]*(?:\d|one|two|three|four|five)\b|\b(?:\d|two|three|four|five)\s+(?:largest|biggest)\b", re.IGNORECASE
 )
 _MARKERS = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:[*_]{1,2})?(?:\d{1,2}[.)]|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2}){1,3}\.?"
+    r"^\s*(?:#{1,6}\s*)?(?:[*_]{1,2})?(?:\d{1,2}[.)/]|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2}){1,3}\.?"
     r"(?!\s*(?:%|per\s?cent|percent|x\b|times\b)))(?:[*_]{1,2})?(?=\s)"
     r"|(?<=\s)\d{1,2}\.\d{1,2}(?=\s+[A-Z][a-z]+(?:\s[A-Z]?[a-z]+)?:)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
     r"|\b(?:www\.)?[a-z0-9.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\b[\w.-]+\.(?:com|io|org|net|dev)/\S*"

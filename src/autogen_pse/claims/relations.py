@@ -23,6 +23,7 @@ from .patterns import (
     checked,
 )
 
+_CLAUSE_SEP = re.compile(r"[·•|;,]")
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
 
@@ -324,6 +325,11 @@ class Relations(Figures):
             near = {m.entity for m in mentions if lo <= m.start < hi} | {entity}
             near |= {e for n in list(near) for e in self.catalogue.sharing.get(n or "", ())}
             pool = [x for x in self.ev.dates if x.entity in near] if entity else []
+            own = max((c.end() for c in _CLAUSE_SEP.finditer(text, 0, d.start)), default=0)
+            if text[d.start - 1 : d.start] == "(" and text[d.end : d.end + 1] == ")" and not any(
+                own <= m.start < d.start for m in mentions
+            ):  # "· CKAD (2022)": the year of what the clause names, not of the entry it sits in
+                pool = [x for x in self.ev.dates if x.entity is None and same_date(d.value, x.value)] or pool
             if not pool:
                 pool = [x for x in self.ev.dates if x.entity is None]
             if not pool:

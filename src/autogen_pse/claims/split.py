@@ -71,6 +71,20 @@ def _fixed_cells(line: str, base: int) -> list[tuple[str, int]]:
     return cells if all(len(c) <= 60 for c, _o in cells) else []  # prose with double spaces is no table
 
 
+def _aligned(cells: list[tuple[str, int]], base: int, columns: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """A plain-text row with blank cells, its cells put under the header columns they sit under (the
+    most overlap, else the nearest); the row as it is when two cells would share a column."""
+    out: list[tuple[str, int]] = [("", -1)] * len(columns)
+    for c, o in cells:
+        a, b = o - base, o - base + len(c)
+        overlap = [min(b, e) - max(a, s) for s, e in columns]
+        best = max(range(len(columns)), key=lambda k: (overlap[k], -abs((a + b) - sum(columns[k]))))
+        if out[best][1] != -1:
+            return cells
+        out[best] = (c, o)
+    return [(c, o if o != -1 else base + columns[k][0]) for k, (c, o) in enumerate(out)]
+
+
 def _sentences(text: str, base: int) -> list[tuple[str, int, int]]:
     """``(sentence, start, end)`` with absolute offsets; abbreviations and decimals do not end one."""
     out: list[tuple[str, int, int]] = []
@@ -176,7 +190,7 @@ def _commentary(units: list[Unit]) -> list[Unit]:
     return units
 
 
-_TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "")
+_TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "latex", "tex", "html", "")
 _YAML_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z$][\w .&/()$%'-]{0,40}?)\s*:(?:\s+(.*))?$")
 
 
@@ -216,6 +230,7 @@ def _letterhead(text: str, units: list[Unit]) -> list[Unit]:
 def _split_units(text: str) -> list[Unit]:
     units: list[Unit] = []
     fixed_header: list[str] = []
+    fixed_columns: list[tuple[int, int]] = []
     signed = [-1]  # the line of a sign-off ("Kind regards,"): a few short lines after it are the signature
     lines = text.split("\n")
     offsets, pos = [], 0
@@ -347,7 +362,12 @@ def _split_units(text: str) -> list[Unit]:
             )
             prev_blank = False
             continue
-        if "|" in stripped and (i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1])):
+        bars = stripped.count("|")
+        bare_header = (  # "Sym  | Wt %  | MV" over rows with as many bars: a header with no rule under it
+            not header and bars >= 2 and not re.search(r"\d", stripped) and i + 1 < len(lines)
+            and lines[i + 1].strip().count("|") == bars and re.search(r"\d", lines[i + 1]) is not None
+        )  # fmt: skip
+        if bare_header or ("|" in stripped and (i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]))):
             flush_paragraph()
             header = [c for c, _o in _cells(line, base)]
             continue
@@ -378,10 +398,14 @@ def _split_units(text: str) -> list[Unit]:
             flush_paragraph()
             if not fixed_header and not re.search(r"\d", line) and i + 1 < len(lines):
                 fixed_header = [c for c, _o in fixed]
+                fixed_columns = [(o - base, o - base + len(c)) for c, o in fixed]
                 if line[:1].isspace():  # "        qty   cost/u …": the first column (the holding) has no name
                     fixed_header = ["", *fixed_header]
+                    fixed_columns = [(0, fixed_columns[0][0] - 1), *fixed_columns]
                 continue
             paragraph += 1
+            if fixed_header and len(fixed) != len(fixed_header):  # "total      127,157.10  100.00": blank cells
+                fixed = _aligned(fixed, base, fixed_columns)
             units.append(
                 Unit(stripped, fixed[0][1], base + len(line.rstrip()), i + 1, "row", section,
                      [t for _l, t in headings], fixed, fixed_header, paragraph=paragraph)

@@ -50,6 +50,8 @@ from .statements import Statements
 from .transitions import reversed_change, terms
 
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
+_TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|overall|grand total)")
+_TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 _ABSENT = re.compile(
     r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
     r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
@@ -66,7 +68,9 @@ class Verifier(Relations, Statements):
     def __init__(self, evidence: Evidence) -> None:
         self.ev = evidence
         self.catalogue = Catalogue(evidence)
-        self.metric_re = {m.name: phrase_regex(m.words, phrase_end=True) for m in evidence.metrics if m.words}
+        self.metric_re = {
+            m.name: phrase_regex(m.words, phrase_end=True, modifiers=True) for m in evidence.metrics if m.words
+        }
         self.after_re = {
             m.name: phrase_regex(m.after_words, phrase_end=True) for m in evidence.metrics if m.after_words
         }
@@ -160,6 +164,11 @@ class Verifier(Relations, Statements):
         dates = find_dates(text)
         skip += [(d.start, d.end) for d in dates]
         metric_spans = self._metric_spans(text)
+        topic = _TOPIC_LABEL.match(text)
+        if topic and len(re.findall(r"[A-Za-z]{2,}", text[topic.end() :])) >= 4:
+            # "**Cap breach:** AAPL at 43.85 % vs a 30 % limit": the label is the topic; the sentence
+            # after it says what its figures measure ("**Volatility:** 47 %" keeps its label)
+            metric_spans = [x for x in metric_spans if x[0] >= topic.end()]
         skip += [(s, e) for s, e, m in metric_spans if any(ch.isdigit() for ch in text[s:e])]
         quantities = find_quantities(text, skip)
         findings: list[Finding] = []
@@ -192,6 +201,11 @@ class Verifier(Relations, Statements):
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
+            if row is not None and _TOTAL_ROW.fullmatch(next(iter(row.values()), "").strip(" *_")) and (
+                abs(q.value - 100) < 0.5 and q.unit != "money"
+            ):  # "| Total | 100% | 127,157.10 |": the whole portfolio's share of itself
+                findings.append(Finding(kind="figure", text=q.text, status=Status.SUPPORTED, note="a total row: 100 %"))
+                continue
             accepted = ("count", "units") if _bare(q) else _quantity_units(q)
             # a key/value table names the metric in the row's first cell ("Total cost | $75,890.50"),
             # other tables in the column's header ("| Holding | Wt | P&L |")

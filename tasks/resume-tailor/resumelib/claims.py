@@ -64,6 +64,9 @@ _ORG_SUFFIX = re.compile(
     r"\b((?:[A-Z][\w&'-]*\s+){1,4}(?:Inc\.?|Ltd\.?|LLC|LLP|GmbH|PLC|plc|Corp\.?|Corporation|Limited|AG|"
     r"S\.A\.|B\.V\.|BV|Pty))(?![\w])"
 )
+_LEADING_WORDS = re.compile(  # "At Brightline Payments Ltd, she …": the sentence's first word is not the name
+    r"^(?:(?:At|In|For|With|From|By|Since|While|After|Before|During|Joined|Of|To|On|As|And|The|Then)\s+)+"
+)
 _ORG_AFTER = re.compile(r"\b(?:at|joined)\s+((?:[A-Z][\w&'-]+)(?:\s+(?:[A-Z][\w&'-]+|&|of|and)){0,4})")
 _SCHOOL = re.compile(
     r"\b((?:[A-Z][\w'.-]+\s+){0,3}(?:University|College|Institute|Polytechnic|Academy)"
@@ -128,7 +131,9 @@ def _locate_date(lines: list[str], block: Block) -> tuple[DateMention | None, in
 def _role_text(lines: list[str], block: Block) -> str:
     parts = []
     for i in block.head:
-        if is_date_line(lines[i])[0] is not None:
+        date, rest = is_date_line(lines[i])
+        if date is not None:
+            parts.append(rest)  # "2020–present · Acme Ltd · Engineer" (or just a location)
             continue
         h = heading_of(lines[i])
         parts.append(clean_inline(h[1] if h else strip_bullet(lines[i])))
@@ -162,7 +167,9 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
     role = parse_role(text, known_titles=model.titles, known_orgs=set(model.by_employer))
     title, employer = clean_inline(role["title"]), clean_inline(role["employer"])
     first_body = next((lines[i] for i in block.body if lines[i].strip()), "")
-    known = _known_role(model, text) or _known_role(model, f"{text} | {clean_inline(first_body)}")
+    before = clean_inline(lines[block.first - 1]) if block.first > 0 else ""  # a title on the line above
+    known = (_known_role(model, text) or _known_role(model, f"{text} | {clean_inline(first_body)}")
+             or _known_role(model, f"{before} | {text}"))  # fmt: skip
     unparsed = not model.employer_entries(employer) or not any(w in norm_title(title).split() for w in TITLE_WORDS)
     if known and unparsed:  # "brightline payments ltd / senior backend engineer / 03/2020 – today"
         title, employer = known  # (a title the parser did read, "Head of DevOps Engineer", is checked as written)
@@ -415,7 +422,7 @@ def _scan_line(
             ok = bool(model.school_entries(m.group(1))) or model.in_cv_text(m.group(1))
             out.append(Claim("degrees", m.group(1), lineno, ok, "" if ok else "institution not in the CV"))
     if "orgs" in kinds:
-        names = {m.group(1) for m in _ORG_SUFFIX.finditer(text)}
+        names = {_LEADING_WORDS.sub("", m.group(1)) for m in _ORG_SUFFIX.finditer(text)}
         for m in _ORG_AFTER.finditer(text):
             parts = re.split(r"\s+(?:and|&)(?:\s+|$)", m.group(1))
             names.update(p for p in parts if p[:1].isupper())
@@ -445,7 +452,8 @@ def _known_name(model: CvModel, name: str) -> bool:
 
 
 _TARGET_ROLE = re.compile(
-    r"\b(?:prepared|submitted|applying|application|shortlisted|candidate)\s+for\b[^:]{0,20}:?|\b(?:target\s+)?role\s*:"
+    r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?|\b(?:target\s+)?role\s*:"
+    r"|\b(?:target|goal|seeking|desired|next)(?:\s+(?:role|position|job))?\s*:"
     r"|\bposition\s*:|\bapplying\s+to\b|\b(?:subject|re|objective)\s*:|\bapply\s+for\b"
     r"|\bfor\s+the\s+[^.]{0,60}\b(?:role|position|post|vacancy|opening)\b",
     re.IGNORECASE,

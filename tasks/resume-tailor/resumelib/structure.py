@@ -271,7 +271,7 @@ def head_text(lines: list[str], block: Block) -> str:
     return " | ".join(p for p in parts if p)
 
 
-_STRONG_SEP = re.compile(r"\s+(?:—|–|-|\||·|•|@|at)\s+|\s*[—–|·•]\s*")
+_STRONG_SEP = re.compile(r"\s+(?:—|–|-|\||·|•|@|at|\.)\s+|\s*[—–|·•]\s*")  # " . ": an ASCII middle dot
 
 
 def split_parts(text: str) -> list[str]:

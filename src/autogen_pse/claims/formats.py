@@ -1,0 +1,307 @@
+"""Documents that are not Markdown, read as Markdown: HTML (an e-mail's or a web CV's source), LaTeX
+(a CV's or a report's source), notes apps' exports (Notion, Obsidian) and footnoted text.
+
+:func:`read_document` returns a :class:`Reading`: the document as the Markdown the splitter knows
+(headings, bullets, tables with a header row, paragraphs) and a map from every position of that
+text back to the document as written, so a claim still points at its place in the original. A
+Markdown document comes back as it is, apart from same-length clean-ups (footnote markers, checkbox
+and callout syntax, property lines), which every document gets.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+_HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|br|section|article|span|body|html)\b[^>]*>", re.I)
+_LATEX = re.compile(r"\\(?:documentclass|begin\{|section\*?\{|cventry|cvitem|item\b|textbf\{|subsection\*?\{)")
+
+
+@dataclass
+class Reading:
+    """``text``: the document as Markdown; ``pieces``: ``(position in text, position in the original)``
+    at the start of every piece of text, in order."""
+
+    text: str
+    pieces: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
+
+    def original(self, pos: int) -> int:
+        """The position in the original document of position ``pos`` of :attr:`text`."""
+        k = bisect.bisect_right(self.pieces, (pos, 1 << 62)) - 1
+        if k < 0:
+            return 0
+        out, orig = self.pieces[k]
+        limit = self.pieces[k + 1][1] if k + 1 < len(self.pieces) else orig + (pos - out)
+        return min(orig + (pos - out), max(orig, limit))
+
+    @property
+    def converted(self) -> bool:
+        return self.pieces != [(0, 0)]
+
+
+class Builder:
+    """Markdown written piece by piece, each piece remembering where it came from."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.pieces: list[tuple[int, int]] = []
+        self.size = 0
+
+    def emit(self, text: str, orig: int) -> None:
+        if not text:
+            return
+        self.pieces.append((self.size, orig))
+        self.parts.append(text)
+        self.size += len(text)
+
+    def ends_with_newlines(self) -> int:
+        tail = "".join(self.parts[-3:])
+        return len(tail) - len(tail.rstrip("\n")) if tail.strip() or self.size else 2
+
+    def block(self, orig: int, lines: int = 2) -> None:
+        """Start a new block (``lines`` = 2: a paragraph break; 1: a new line)."""
+        have = self.ends_with_newlines()
+        if have < lines:
+            self.emit("\n" * (lines - have), orig)
+
+    def reading(self) -> Reading:
+        text = "".join(self.parts)
+        return Reading(re.sub(r"[ \t]+\n", lambda m: " " * (len(m.group(0)) - 1) + "\n", text), self.pieces or [(0, 0)])
+
+
+def is_html(text: str) -> bool:
+    head = text.lstrip()[:200].lower()
+    return head.startswith(("<!doctype", "<html")) or len(_HTML_BLOCK.findall(text)) >= 4
+
+
+def is_latex(text: str) -> bool:
+    return "\\documentclass" in text or len(_LATEX.findall(text)) >= 3
+
+
+def read_document(text: str) -> Reading:
+    """The document as Markdown, with the map back to it (see the module docstring)."""
+    columns = _two_columns(text)
+    if columns is not None:
+        return Reading(tidy(columns.text), columns.pieces)
+    if is_html(text):
+        reading = _Html(text).read()
+    elif is_latex(text):
+        from .latex import read_latex  # pylatexenc: only for LaTeX documents
+
+        reading = read_latex(text)
+    else:
+        reading = Reading(text)
+    return Reading(tidy(reading.text), reading.pieces)
+
+
+# --- text pasted from a two-column PDF --------------------------------------------------------------
+
+_GAP = re.compile(r"\S( {5,})(?=\S)")
+
+
+def _two_columns(text: str) -> Reading | None:
+    """A page of two columns pasted as text ("building payment …          SKILLS"): the left column
+    read first, then the right one — when most lines that reach the right column start it at the same
+    place and no line has a second gap (that is a table)."""
+    lines = text.split("\n")
+    starts: dict[int, int] = {}
+    for line in lines:
+        gaps = list(_GAP.finditer(line))
+        if len(gaps) == 1 and not re.search(r"\d[\d,.%]*\s*$", line[: gaps[0].start(1)]):
+            col = gaps[0].end(1)
+            starts[col] = starts.get(col, 0) + 1
+        elif len(gaps) > 1:
+            return None
+    if not starts:
+        return None
+    col, n = max(starts.items(), key=lambda kv: kv[1])
+    near = sum(v for c, v in starts.items() if abs(c - col) <= 2)
+    if n < 6 or near < 0.25 * sum(1 for line in lines if line.strip()):
+        return None
+    left, right = Builder(), Builder()
+    pos = 0
+    for line in lines:
+        cut = next((m.end(1) for m in _GAP.finditer(line) if abs(m.end(1) - col) <= 2), None)
+        if cut is None and len(line) > col and line[:col].strip() == "" and line[col:].strip():
+            cut = col  # a line of the right column only
+        if cut is None:
+            left.emit(line + "\n", pos)
+        else:
+            left.emit(line[:cut].rstrip() + "\n", pos)
+            right.emit(line[cut:] + "\n", pos + cut)
+        pos += len(line) + 1
+    out = Builder()
+    for part in (left, right):
+        for (_at, orig), piece in zip(part.pieces, part.parts, strict=True):
+            out.emit(piece, orig)
+        out.emit("\n", pos)
+    return out.reading()
+
+
+# --- same-length clean-ups of any document ----------------------------------------------------------
+
+_FOOTNOTE = re.compile(r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?=[ \t\n.,;:)*|]|$)|\[\^\w+\]")
+_CHECKBOX = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)\[[ xX✓]\](?=[ \t])", re.M)
+_CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?", re.M)
+_TOGGLE = re.compile(r"^([ \t]*)[▸▾►▶](?=[ \t])", re.M)
+_PROPERTY = re.compile(r"^([ \t]*[\w ]{2,30})::(?=[ \t])", re.M)
+_PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a header or footer line
+    r"^[ \t]*[^\n\d]{0,40}\bPage[ \t]+\d+[ \t]*(?:of|/)[ \t]*\d+\b[^\n\d]{0,40}$"
+    r"|^[ \t]*[-—–]?[ \t]*\d+[ \t]*(?:of|/)[ \t]*\d+[ \t]*[-—–]?[ \t]*$",
+    re.M | re.I,
+)
+
+
+def tidy(text: str) -> str:
+    """Footnote markers ("67.55 %[1]", "CAGR¹"), checkboxes ("- [x] …"), callout and toggle marks and
+    property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
+    blanked or made plain, every line keeping its length."""
+    text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
+    text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
+    text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
+    text = _PROPERTY.sub(lambda m: m.group(1) + ": ", text)
+    return _PAGE_LINE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+# --- HTML ---------------------------------------------------------------------------------------------
+
+_SKIP = {"style", "script", "head", "title", "noscript", "template"}
+_BLOCKS = {"p", "div", "section", "article", "header", "footer", "main", "ul", "ol", "blockquote", "address",
+           "aside", "nav", "body", "html", "dl", "dt", "dd", "hr", "center", "figure", "table", "tbody",
+           "thead"}  # fmt: skip
+_CELL_BLOCKS = {"p", "div", "table", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
+
+
+class _Tables(HTMLParser):
+    """First pass: which tables hold data (rows of at least two cells, no blocks inside their cells)
+    and which only lay a page out (an e-mail's frame)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[list[int]] = []  # per open table: [index, max cells in a row, cells in this row, blocky]
+        self.data: dict[int, int] = {}  # table index → its number of columns (0: a layout table)
+        self.count = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            if self.stack:
+                self.stack[-1][3] = 1
+            self.stack.append([self.count, 0, 0, 0])
+            self.count += 1
+        elif self.stack and tag == "tr":
+            self.stack[-1][2] = 0
+        elif self.stack and tag in ("td", "th"):
+            self.stack[-1][2] += 1
+            self.stack[-1][1] = max(self.stack[-1][1], self.stack[-1][2])
+        elif self.stack and tag in _CELL_BLOCKS:
+            self.stack[-1][3] = 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self.stack:
+            index, cols, _n, blocky = self.stack.pop()
+            self.data[index] = cols if cols >= 2 and not blocky else 0
+
+
+class _Html(HTMLParser):
+    """Second pass: the Markdown reading of an HTML document."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.source = source
+        self.starts = [0] + [m.end() for m in re.finditer("\n", source)]
+        tables = _Tables()
+        tables.feed(source)
+        tables.close()
+        self.data_tables = tables.data
+        self.out = Builder()
+        self.skipping = 0
+        self.tables: list[tuple[int, int]] = []  # open tables: (columns, 0 for a layout table; rows so far)
+        self.table_count = 0
+        self.row_cells = 0
+        self.in_cell = False
+        self.cell_text = ""
+
+    def read(self) -> Reading:
+        self.feed(self.source)
+        self.close()
+        return self.out.reading()
+
+    def _pos(self) -> int:
+        line, col = self.getpos()
+        return self.starts[line - 1] + col
+
+    def _data_table(self) -> bool:
+        return bool(self.tables) and self.tables[-1][0] > 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        pos = self._pos()
+        if tag in _SKIP:
+            self.skipping += 1
+            return
+        if self.skipping:
+            return
+        if tag == "table":
+            self.tables.append((self.data_tables.get(self.table_count, 0), 0))
+            self.table_count += 1
+            self.out.block(pos)
+        elif tag == "tr" and self._data_table():
+            self.out.block(pos, 1)
+            self.row_cells = 0
+        elif tag in ("td", "th") and self._data_table():
+            cols, rows = self.tables[-1]
+            if rows == 0 and self.row_cells == 0 and tag == "td":  # no header row: an empty one
+                self.out.emit("|" + "   |" * cols + "\n" + "|---" * cols + "|\n", pos)
+                self.tables[-1] = (cols, -1)
+            self.out.emit("| " if self.row_cells == 0 else " | ", pos)
+            self.row_cells += 1
+        elif tag in ("td", "th", "tr"):
+            self.out.block(pos, 1)
+        elif len(tag) == 2 and tag[0] == "h" and tag[1].isdigit():
+            self.out.block(pos)
+            self.out.emit("#" * int(tag[1]) + " ", pos)
+        elif tag == "li":
+            self.out.block(pos, 1)
+            self.out.emit("- ", pos)
+        elif tag == "br":
+            self.out.block(pos, 1)
+        elif tag in _BLOCKS:
+            self.out.block(pos)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("br", "hr") and not self.skipping:
+            self.out.block(self._pos(), 1 if tag == "br" else 2)
+
+    def handle_endtag(self, tag: str) -> None:
+        pos = self._pos()
+        if tag in _SKIP:
+            self.skipping = max(0, self.skipping - 1)
+            return
+        if self.skipping:
+            return
+        if tag == "tr" and self._data_table():
+            cols, rows = self.tables[-1]
+            self.out.emit(" |", pos)
+            if rows == 0:  # the first row, of <th> cells, is the header
+                self.out.emit("\n" + "|---" * max(1, self.row_cells) + "|", pos)
+            self.tables[-1] = (cols, rows + 1 if rows >= 0 else 1)
+        elif tag == "table" and self.tables:
+            self.tables.pop()
+            self.out.block(pos)
+        elif (len(tag) == 2 and tag[0] == "h" and tag[1].isdigit()) or tag in _BLOCKS or tag == "li":
+            self.out.block(pos, 1 if tag == "li" else 2)
+
+    def handle_data(self, data: str) -> None:
+        if self.skipping or (not data.strip() and "\n" in data):
+            return
+        text = re.sub(r"\s+", " ", data)
+        if self._data_table():
+            text = text.replace("|", "/")
+        if self.out.ends_with_newlines():
+            text = text.lstrip()
+        self.out.emit(text, self._pos())
+
+
+__all__ = ["Reading", "read_document", "tidy"]
