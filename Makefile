@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml uv.lock
 	@$(BIN)/python -m pip install -q "uv==$(UV_VERSION)"
 	$(UV) sync --frozen --all-extras --python $(BIN)/python
 	@command -v bwrap >/dev/null || echo "WARNING: bubblewrap is missing: the pytest/ruff tools will refuse to run (apt-get install bubblewrap)"
+	@command -v redis-server >/dev/null || echo "WARNING: redis-server is missing: the worker tests (PSE_EXECUTOR=celery) need it (apt-get install redis-server)"
 	@touch $(STAMP)
 
 install: $(STAMP) ## create .venv with every dependency (incl. the local model)

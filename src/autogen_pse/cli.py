@@ -105,6 +105,9 @@ def run(
     resume: Annotated[str | None, typer.Option(
         "--resume", help="RUN_ID of an interrupted, cancelled or error run: continue after its last completed cycle",
     )] = None,
+    executor: Annotated[str | None, typer.Option(
+        "--executor", help="Where the run executes: local | celery (workers; see `pse worker`); "
+                           "default PSE_EXECUTOR")] = None,
 ) -> None:
     """Run TASK; shows every turn live and ends with a summary and the trace path.
 
@@ -118,6 +121,8 @@ def run(
         if artifact not in ("auto", "structured", "prose"):
             raise UserError(f"--artifact {artifact!r}: use auto, structured or prose")
         settings = settings.model_copy(update={"artifact_mode": artifact})
+    if executor is not None:
+        settings = settings.model_copy(update={"executor": executor})
     if resume is not None:
         from .store.ids import validate_run_id
 
@@ -274,11 +279,13 @@ def _register_subcommands() -> None:
     from .cli_replay import replay
     from .cli_tasks import tasks_app
     from .cli_trace import trace_app
+    from .cli_worker import worker
     from .knowledge.cli import kb_app
 
     app.command("check")(check)
     app.add_typer(tasks_app, name="tasks")
     app.command("replay")(replay)
+    app.command("worker")(worker)
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 

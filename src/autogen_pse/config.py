@@ -145,7 +145,23 @@ class Settings(BaseSettings):
 
     # --- plugins (entry points; see src/autogen_pse/plugins.py) ---
     executor: str = Field(default="local", description="Where runs execute: a name registered under the "
-                          "autogen_pse.executors entry points (built-in: local)")
+                          "autogen_pse.executors entry points (built-in: local, celery)")
+
+    # --- workers (PSE_EXECUTOR=celery; docs/workers.md) ---------------------------------------
+    broker_url: str = Field(default="redis://127.0.0.1:6379/0", description="Redis URL of the Celery broker "
+                            "and the runs' event streams (redis://[:password@]host:port/db)")
+    heartbeat_timeout: float = Field(default=30.0, gt=0, description="Seconds without a worker's heartbeat "
+                                     "after which its run is marked interrupted")
+    retry_interrupted: bool = Field(default=False, description="Resume an interrupted remote run on another "
+                                    "worker from its last completed cycle")
+    retry_limit: int = Field(default=3, ge=0, description="Resumptions of one remote run at most "
+                             "(PSE_RETRY_INTERRUPTED)")
+    remote_input_cap: int = Field(default=8 * 1024 * 1024, ge=1, description="Bytes of --var input files "
+                                  "sent with a remote run, all files together")
+    remote_files_cap: int = Field(default=4 * 1024 * 1024, ge=1, description="Bytes of workspace files a "
+                                  "worker sends back per run (artifacts and checkpoints always travel)")
+    stream_ttl: float = Field(default=86400.0, gt=0, description="Seconds a finished run's event stream is "
+                              "kept in Redis")
     sinks: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Extra event sinks, comma-separated names registered under "
         "autogen_pse.sinks, e.g. PSE_SINKS=jsonl (built-in: jsonl)")

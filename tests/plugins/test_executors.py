@@ -89,10 +89,11 @@ def test_exit_codes_are_unchanged_through_the_executor(tmp_path: Path, site: Pat
 
 def test_an_unknown_executor_is_a_one_line_user_error(tmp_path: Path, site: Path) -> None:
     proc = _cli(tmp_path, site, "run", "demo", "--model", f"scripted:{SCRIPTED / 'demo_pass.json'}",
-                PSE_EXECUTOR="celery")
+                PSE_EXECUTOR="dramatiq")
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0
-    assert "no executor named 'celery' is registered" in proc.stderr and "local" in proc.stderr
+    assert "no executor named 'dramatiq' is registered" in proc.stderr and "local" in proc.stderr
+    assert "celery" in proc.stderr
     assert "recording" in proc.stderr
     assert not (tmp_path / "traces").exists() or not list((tmp_path / "traces").glob("0*"))
 

@@ -17,6 +17,7 @@ next attempt gets the next reply. Usage is counted with the repo's real tokenize
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Sequence
@@ -59,6 +60,7 @@ class Reply:
     tool_calls: tuple[ToolCallSpec, ...] = ()
     error: str | None = None
     retry_after: float = 0.0
+    delay: float = 0.0  # seconds the call takes before it answers (a model's latency)
 
 
 @dataclass
@@ -101,13 +103,16 @@ def _parse_reply(path: Path, where: str, raw: Any) -> Reply:
     if len(kinds) != 1:
         raise _bad(path, where, 'a reply object needs exactly one of "content", "tool_calls", "error"')
     kind = kinds.pop()
-    allowed = {"error", "retry_after"} if kind == "error" else {kind}
+    allowed = {"error", "retry_after"} if kind == "error" else {kind, "delay"}
     if keys - allowed:
         raise _bad(path, where, f"unknown key(s) {sorted(keys - allowed)}; allowed: {sorted(allowed)}")
+    delay = raw.get("delay", 0)
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0:
+        raise _bad(path, f"{where}.delay", "must be a number of seconds >= 0")
     if kind == "content":
         if not isinstance(raw["content"], str):
             raise _bad(path, f"{where}.content", "must be a string")
-        return Reply(content=raw["content"])
+        return Reply(content=raw["content"], delay=float(delay))
     if kind == "error":
         if raw["error"] not in FAULTS:
             raise _bad(path, f"{where}.error", f"must be one of {', '.join(FAULTS)}, not {raw['error']!r}")
@@ -129,7 +134,7 @@ def _parse_reply(path: Path, where: str, raw: Any) -> Reply:
         if not isinstance(args, dict):
             raise _bad(path, f"{here}.arguments", "must be a JSON object")
         specs.append(ToolCallSpec(name=call["name"], arguments=args))
-    return Reply(tool_calls=tuple(specs))
+    return Reply(tool_calls=tuple(specs), delay=float(delay))
 
 
 def load_script(path: Path) -> Script:
@@ -188,6 +193,11 @@ class ScriptedChatClient(TextClientBase):
         index, reply = self._script.next_reply(self._role)
         if reply.error is not None:
             raise fault_exception(reply.error, reply.retry_after)
+        if reply.delay:  # like a real call, the wait ends when the run's stop cancels the token
+            waiting = asyncio.ensure_future(asyncio.sleep(reply.delay))
+            if options.cancellation_token is not None:
+                options.cancellation_token.link_future(waiting)
+            await waiting
         prompt_tokens = count_prompt_tokens(messages, options.tools)
         if reply.tool_calls:
             calls = [

@@ -83,6 +83,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.bind()
+        adopt = getattr(executor, "adopt_running", None)
+        if owned and adopt is not None:  # remote runs a previous server process was writing
+            adopted = await adopt()
+            if adopted:
+                log.info("following %d remote run(s) again: %s", len(adopted), ", ".join(adopted))
         try:
             changed = await asyncio.to_thread(state.store.recover_interrupted, state.active())
         except StoreError as exc:

@@ -73,6 +73,15 @@ class ThreadedExecutor:
                 continue
         return set(self.inner.active())
 
+    async def adopt_running(self) -> list[str]:
+        """The inner executor's ``adopt_running()`` (a remote executor follows again the runs a
+        previous server process was writing); ``[]`` when it has none."""
+        adopt = getattr(self.inner, "adopt_running", None)
+        if adopt is None:
+            return []
+        adopted: list[str] = await self._call(adopt())
+        return adopted
+
     async def wait(self, run_id: str) -> Any:
         return await self._call(self.inner.wait(run_id))
 

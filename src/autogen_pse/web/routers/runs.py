@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Response
 
-from autogen_pse.errors import PseError, UserError
+from autogen_pse.errors import PseError, ServiceError, UserError
 from autogen_pse.filters import parse_filters
 from autogen_pse.preparation import needs_prepare
 from autogen_pse.registry import load_registry, load_task
@@ -97,7 +97,8 @@ def _will_prepare(state: WebState, body: RunCreate) -> bool:
 
 @router.post("", status_code=202, response_model=RunAccepted, summary="Start a run",
              responses={**_404, **_422, **POST_ERRORS,
-                        429: {"model": ErrorOut, "description": "the run queue is full"}})
+                        429: {"model": ErrorOut, "description": "the run queue is full"},
+                        503: {"model": ErrorOut, "description": "the run broker (PSE_EXECUTOR=celery) is unreachable"}})
 async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
     """Validate the request, prepare the task's inputs when they are newer than its facts, and
     queue the run; it executes in the background (at most ``concurrency`` at once, at most
@@ -130,6 +131,8 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
         run_id = await state.executor.submit(request)
     except UserError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from None
+    except ServiceError as exc:  # the run broker (PSE_EXECUTOR=celery) does not answer
+        raise HTTPException(status_code=503, detail=str(exc), headers={"Retry-After": "10"}) from None
     except PseError as exc:
         raise HTTPException(status_code=500, detail=str(exc)) from None
     finally:
