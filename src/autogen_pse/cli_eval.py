@@ -112,6 +112,8 @@ def print_report(console: Console, report: EvalReport, store: object) -> None:
     from .evals import EvalStore
 
     assert isinstance(store, EvalStore)
+    if not console.is_terminal and console.width < 180:  # piped or captured: never cut the table
+        console = Console(highlight=False, width=180)
     table = Table("model", "runs", "pass rate", "verified", "mean cycles", "grounding", "contradicted",
                   "unverifiable", "tokens", "cost", "p50 s", "p95 s", "expected",
                   title=f"eval {report.eval_id} · {report.task} · {len(report.cases)} cases")
@@ -136,8 +138,8 @@ def print_report(console: Console, report: EvalReport, store: object) -> None:
                           f"(run {r.run_id or '—'})")
     if not report.complete:
         console.print(f"[bold yellow]incomplete:[/] {report.status}, {report.done} of {len(report.runs)} runs ended")
-    console.print(f"report  {store.report_path(report.eval_id)}")
-    console.print(f"html    {store.html_path(report.eval_id)}")
+    console.print(f"report  {store.report_path(report.eval_id)}", soft_wrap=True)
+    console.print(f"html    {store.html_path(report.eval_id)}", soft_wrap=True)
 
 
 def _print_list(rows: list[EvalRow], count: int, json_out: bool) -> None:

@@ -14,14 +14,14 @@ from .report import CaseRun, EvalReport, ModelSummary
 __all__ = ["bar_chart", "render_html"]
 
 _CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:16px;color:#1b1f24}
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1320px;padding:16px;color:#1b1f24}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
 .meta{color:#57606a;overflow-wrap:anywhere}
 .warn{background:#fff4d6;border:1px solid #d4a72c;padding:8px;border-radius:6px}
 .scroll{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid #d0d7de;padding:4px 8px;text-align:right;white-space:nowrap}
-th:first-child,td:first-child,td.l{text-align:left}td.l{white-space:normal;overflow-wrap:anywhere}
-.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{flex:1 1 300px;min-width:0}.chart svg{width:100%;height:auto}
+th:first-child,td:first-child,td.l,th.l{text-align:left}td.l{white-space:normal;overflow-wrap:break-word;min-width:8em}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{flex:0 1 480px;min-width:0}.chart svg{width:100%;height:auto}
 .ok{color:#1a7f37}.bad{color:#cf222e}code{font-size:12px}
 """
 _COLOURS = ("#0969da", "#8250df", "#bf3989", "#1a7f37", "#9a6700", "#cf222e")
@@ -78,6 +78,7 @@ def _summary_table(rows: list[ModelSummary]) -> str:
 def _runs_table(runs: list[CaseRun]) -> str:
     head = ("case", "model", "#", "status", "verdict", "verified", "cycles", "grounding", "contra.", "unverif.",
             "tokens", "cost", "seconds", "expected", "run id")
+    left = {"case", "model", "run id"}
     body = []
     for r in runs:
         expected = "—" if r.expected is None else ('<span class="ok">met</span>' if r.expected
@@ -86,11 +87,12 @@ def _runs_table(runs: list[CaseRun]) -> str:
         cells = [escape(str(v)) for v in (r.repeat, r.status, r.verdict or "—")] + [verified] + [
             escape(str(v)) for v in (r.cycles, _num(r.grounding, 3), r.contradicted, r.unverifiable,
                                      f"{r.tokens:,}", _num(r.cost, 4), _num(r.seconds))] + [expected]
-        run = f"<code>{escape(r.run_id)}</code>" if r.run_id else "—"
+        run = f'<code style="white-space:nowrap">{escape(r.run_id)}</code>' if r.run_id else "—"
         title = f' title="{escape(r.error)}"' if r.error else ""
         body.append(f'<tr{title}><td class="l">{escape(r.case)}</td><td class="l">{escape(r.model)}</td>'
                     + "".join(f"<td>{c}</td>" for c in cells) + f'<td class="l">{run}</td></tr>')
-    return ('<div class="scroll"><table><thead><tr>' + "".join(f"<th>{h}</th>" for h in head)
+    return ('<div class="scroll"><table><thead><tr>'
+            + "".join(f'<th class="l">{h}</th>' if h in left else f"<th>{h}</th>" for h in head)
             + "</tr></thead><tbody>" + "".join(body) + "</tbody></table></div>")
 
 
