@@ -21,6 +21,9 @@ from autogen_pse.web.schemas import ErrorOut
 router = APIRouter(prefix="/api/evals", tags=["evals"])
 
 _404: dict[int | str, dict[str, Any]] = {404: {"model": ErrorOut, "description": "no such eval"}}
+# the HTML route's errors are JSON, not its own media type
+_404_JSON: dict[int | str, dict[str, Any]] = {404: {"description": "no such eval", "content": {
+    "application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}}}
 #: the report page is static HTML with inline styles and SVG: no script, nothing fetched
 REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
               "form-action 'none'; frame-ancestors 'none'; sandbox")
@@ -60,7 +63,7 @@ async def get_eval(settings: SettingsDep, eval_id: EvalId) -> EvalReport:
     return await asyncio.to_thread(_load, settings, eval_id)
 
 
-@router.get("/{eval_id}/report.html", response_class=HTMLResponse, responses=_404, summary="HTML report")
+@router.get("/{eval_id}/report.html", response_class=HTMLResponse, responses=_404_JSON, summary="HTML report")
 async def get_eval_html(settings: SettingsDep, eval_id: EvalId) -> HTMLResponse:
     """The self-contained HTML report (inline CSS and SVG; no script)."""
 
