@@ -99,3 +99,11 @@ export async function getArtifact(runId: string): Promise<string | null> {
   if (!response.ok) throw new ApiError(response.status, `HTTP ${response.status}`);
   return response.text();
 }
+
+export type EvalRow = Schemas["EvalRow"];
+export type EvalReport = Schemas["EvalReport"];
+export type EvalCaseRun = Schemas["CaseRun"];
+export type EvalModelSummary = Schemas["ModelSummary"];
+export const listEvals = (query: { task?: string; limit?: number } = {}) =>
+  unwrap(api.GET("/api/evals", { params: { query } }));
+export const getEval = (evalId: string) => unwrap(api.GET("/api/evals/{eval_id}", { params: { path: { eval_id: evalId } } }));

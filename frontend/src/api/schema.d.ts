@@ -48,6 +48,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/evals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List evals
+         * @description Evals newest first, ``{data, count}`` (a ``running`` eval whose process is gone reads ``interrupted``).
+         */
+        get: operations["list_evals_api_evals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evals/{eval_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One eval
+         * @description The eval's report: models, per-model summary, every case run (case, model, repeat, run id,
+         *     verdict, verified, cycles, grounding, claims, tokens, cost, seconds). Poll it while ``status``
+         *     is ``running``.
+         */
+        get: operations["get_eval_api_evals__eval_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evals/{eval_id}/report.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * HTML report
+         * @description The self-contained HTML report (inline CSS and SVG; no script).
+         */
+        get: operations["get_eval_html_api_evals__eval_id__report_html_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -408,6 +470,73 @@ export interface components {
             /** Status */
             status: string;
         };
+        /**
+         * CaseRun
+         * @description One run of one case on one model (``repeat`` numbers the repetitions from 1).
+         */
+        CaseRun: {
+            /** Case */
+            case: string;
+            /**
+             * Completion Tokens
+             * @default 0
+             */
+            completion_tokens: number;
+            /**
+             * Contradicted
+             * @default 0
+             */
+            contradicted: number;
+            /** Cost */
+            cost?: number | null;
+            /**
+             * Cycles
+             * @default 0
+             */
+            cycles: number;
+            /** Error */
+            error?: string | null;
+            /**
+             * Expected
+             * @description the case's expect block was met (None: none given)
+             */
+            expected?: boolean | null;
+            /** Grounding */
+            grounding?: number | null;
+            /** Model */
+            model: string;
+            /**
+             * Prompt Tokens
+             * @default 0
+             */
+            prompt_tokens: number;
+            /**
+             * Repeat
+             * @default 1
+             */
+            repeat: number;
+            /** Run Id */
+            run_id?: string | null;
+            /** Seconds */
+            seconds?: number | null;
+            /**
+             * Status
+             * @default pending
+             */
+            status: string;
+            /**
+             * Unverifiable
+             * @default 0
+             */
+            unverifiable: number;
+            /** Verdict */
+            verdict?: string | null;
+            /**
+             * Verified
+             * @default false
+             */
+            verified: boolean;
+        };
         /** Check */
         Check: {
             /** Claims Checked */
@@ -730,6 +859,89 @@ export interface components {
         ErrorOut: {
             /** Detail */
             detail: unknown;
+        };
+        /** EvalPageOut */
+        EvalPageOut: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["EvalRow"][];
+        };
+        /** EvalReport */
+        EvalReport: {
+            /** Cases */
+            cases: string[];
+            /**
+             * Complete
+             * @default false
+             */
+            complete: boolean;
+            /** Concurrency */
+            concurrency: number;
+            /** Ended At */
+            ended_at?: string | null;
+            /** Error */
+            error?: string | null;
+            /** Eval Id */
+            eval_id: string;
+            /** Inputs */
+            inputs: string;
+            /** Layout */
+            layout: string;
+            /** Models */
+            models: string[];
+            /** Repeat */
+            repeat: number;
+            /** Runs */
+            runs: components["schemas"]["CaseRun"][];
+            /** Seconds */
+            seconds?: number | null;
+            /** Started At */
+            started_at: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "completed" | "cancelled" | "error" | "interrupted";
+            /** Summary */
+            summary?: components["schemas"]["ModelSummary"][];
+            /** Task */
+            task: string;
+            /**
+             * Version
+             * @default 1
+             */
+            version: number;
+        };
+        /**
+         * EvalRow
+         * @description One eval in the index (what the Evals list shows).
+         */
+        EvalRow: {
+            /** Complete */
+            complete: boolean;
+            /** Done */
+            done: number;
+            /** Ended At */
+            ended_at: string | null;
+            /** Eval Id */
+            eval_id: string;
+            /** Inputs */
+            inputs: string;
+            /** Models */
+            models: string[];
+            /** Passed */
+            passed: number;
+            /** Runs */
+            runs: number;
+            /** Started At */
+            started_at: string;
+            /** Status */
+            status: string;
+            /** Task */
+            task: string;
+            /** Verified */
+            verified: number;
         };
         /**
          * EventKind
@@ -1115,6 +1327,48 @@ export interface components {
             ttft?: number | null;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * ModelSummary
+         * @description The comparison-table line of one model (rates over the runs that ended).
+         */
+        ModelSummary: {
+            /** Contradicted */
+            contradicted: number;
+            /** Cost */
+            cost: number | null;
+            /** Done */
+            done: number;
+            /** Errors */
+            errors: number;
+            /** Expected Met */
+            expected_met: number;
+            /** Expected Total */
+            expected_total: number;
+            /** Mean Cycles */
+            mean_cycles: number | null;
+            /** Mean Grounding */
+            mean_grounding: number | null;
+            /** Model */
+            model: string;
+            /** P50 Seconds */
+            p50_seconds: number | null;
+            /** P95 Seconds */
+            p95_seconds: number | null;
+            /** Pass Rate */
+            pass_rate: number | null;
+            /** Passed */
+            passed: number;
+            /** Runs */
+            runs: number;
+            /** Tokens */
+            tokens: number;
+            /** Unverifiable */
+            unverifiable: number;
+            /** Verified */
+            verified: number;
+            /** Verified Rate */
+            verified_rate: number | null;
         };
         /**
          * ModelWaitEvent
@@ -2295,6 +2549,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_evals_api_evals_get: {
+        parameters: {
+            query?: {
+                /** @description exact task name */
+                task?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalPageOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_eval_api_evals__eval_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description eval id (ULID) */
+                eval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalReport"];
+                };
+            };
+            /** @description no such eval */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_eval_html_api_evals__eval_id__report_html_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description eval id (ULID) */
+                eval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description no such eval */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

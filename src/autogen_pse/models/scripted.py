@@ -9,6 +9,9 @@ File format (see ``docs/scripted-model.md``)::
           | {"tool_calls": [{"name": "tool", "arguments": {...}}, ...]}
           | {"error": "connection" | "timeout" | "rate_limit" | "server"}   (+ optional "retry_after")
 
+A content or tool-call object may add ``"delay": SECONDS``: the call waits that long before it
+answers (a model's latency, for benchmarks and cancellation tests).
+
 Each role consumes its own list in order across the whole run (the provider keeps the cursors;
 agents may be rebuilt every cycle). A fault raises the real ``openai`` exception, so the
 :class:`~autogen_pse.models.retry.RetryingClient` around every scripted client retries it and the
@@ -17,6 +20,7 @@ next attempt gets the next reply. Usage is counted with the repo's real tokenize
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import AsyncGenerator, Mapping, Sequence
@@ -34,6 +38,7 @@ from .messages import function_call_text
 from .tokens import count_many, count_prompt_tokens, count_tokens
 
 FAULTS = ("connection", "timeout", "rate_limit", "server")
+MAX_DELAY = 600.0
 SCRIPTED_MODEL_INFO: ModelInfo = {
     "function_calling": True,
     "json_output": False,
@@ -58,6 +63,7 @@ class Reply:
     tool_calls: tuple[ToolCallSpec, ...] = ()
     error: str | None = None
     retry_after: float = 0.0
+    delay: float = 0.0
 
 
 @dataclass
@@ -100,13 +106,16 @@ def _parse_reply(path: Path, where: str, raw: Any) -> Reply:
     if len(kinds) != 1:
         raise _bad(path, where, 'a reply object needs exactly one of "content", "tool_calls", "error"')
     kind = kinds.pop()
-    allowed = {"error", "retry_after"} if kind == "error" else {kind}
+    allowed = {"error", "retry_after"} if kind == "error" else {kind, "delay"}
     if keys - allowed:
         raise _bad(path, where, f"unknown key(s) {sorted(keys - allowed)}; allowed: {sorted(allowed)}")
+    delay = raw.get("delay", 0)
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= MAX_DELAY:
+        raise _bad(path, f"{where}.delay", f"must be a number of seconds from 0 to {MAX_DELAY:g}")
     if kind == "content":
         if not isinstance(raw["content"], str):
             raise _bad(path, f"{where}.content", "must be a string")
-        return Reply(content=raw["content"])
+        return Reply(content=raw["content"], delay=float(delay))
     if kind == "error":
         if raw["error"] not in FAULTS:
             raise _bad(path, f"{where}.error", f"must be one of {', '.join(FAULTS)}, not {raw['error']!r}")
@@ -128,7 +137,7 @@ def _parse_reply(path: Path, where: str, raw: Any) -> Reply:
         if not isinstance(args, dict):
             raise _bad(path, f"{here}.arguments", "must be a JSON object")
         specs.append(ToolCallSpec(name=call["name"], arguments=args))
-    return Reply(tool_calls=tuple(specs))
+    return Reply(tool_calls=tuple(specs), delay=float(delay))
 
 
 def load_script(path: Path) -> Script:
@@ -196,6 +205,8 @@ class ScriptedChatClient(TextClientBase):
         index, reply = self._script.next_reply(self._role)
         if reply.error is not None:
             raise fault_exception(reply.error, reply.retry_after)
+        if reply.delay:
+            await asyncio.sleep(reply.delay)
         prompt_tokens = count_prompt_tokens(messages, tools)
         if reply.tool_calls:
             calls = [

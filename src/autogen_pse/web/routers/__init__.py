@@ -1,5 +1,5 @@
-"""One router per resource: tasks, runs, events (SSE), document checks, auth, health."""
+"""One router per resource: tasks, runs, events (SSE), document checks, evals, auth, health."""
 
-from autogen_pse.web.routers import auth, check, events, health, runs, tasks
+from autogen_pse.web.routers import auth, check, evals, events, health, runs, tasks
 
-__all__ = ["auth", "check", "events", "health", "runs", "tasks"]
+__all__ = ["auth", "check", "evals", "events", "health", "runs", "tasks"]
