@@ -122,6 +122,8 @@ def create_app(
 
     for module in (routers.health, routers.auth, routers.tasks, routers.runs, routers.events, routers.check):
         app.include_router(module.router)
+    for module in (routers.run_actions, routers.stats):  # issue 11: trace download, timeline, re-run, series
+        app.include_router(module.router)
     app.include_router(build_router(static_dir))
 
     # Middleware, innermost first: request hygiene (traversal 404, size 413, cross-site 403,
