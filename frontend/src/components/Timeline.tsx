@@ -27,7 +27,7 @@ export function Timeline({ data }: { data: TimelineData }) {
       {groups.map((g) => (
         <section key={g.cycle} className="tl-group" data-cycle={g.cycle} aria-label={g.cycle ? `Cycle ${g.cycle} timeline` : "Set-up timeline"}>
           <h4>
-            {g.cycle ? `Cycle ${g.cycle}` : "Before the first turn"}{" "}
+            {g.cycle ? `Timeline of cycle ${g.cycle}` : "Before the first turn"}{" "}
             <span className="muted small">
               +{fmtSeconds(g.start)} → +{fmtSeconds(g.end)} ·{" "}
               {Object.entries(g.byKind)
