@@ -97,7 +97,8 @@ def build_timeline(events: Iterable[RunEvent]) -> Timeline:
             latency = p.get("latency")
             if not has_model_calls and isinstance(latency, dict):
                 seconds = _num(latency.get("seconds"))
-                usage = p.get("usage") if isinstance(p.get("usage"), dict) else {}
+                raw_usage = p.get("usage")
+                usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else {}
                 tokens = int(_num(usage.get("prompt_tokens")) + _num(usage.get("completion_tokens")))
                 spans.append(Span("model", e.cycle, source, "model call", round(max(0.0, end - seconds), 3),
                                   round(seconds, 3), e.seq, tokens))
@@ -107,7 +108,8 @@ def build_timeline(events: Iterable[RunEvent]) -> Timeline:
         elif e.kind == EventKind.TOOL_RESULT:
             source = str(p.get("source") or "")
             pending = open_tools.pop(source, None)
-            results = p.get("results") if isinstance(p.get("results"), list) else []
+            raw_results = p.get("results")
+            results: list[Any] = raw_results if isinstance(raw_results, list) else []
             names = [str(r.get("name") or "?") for r in results if isinstance(r, dict)]
             failed = any(isinstance(r, dict) and r.get("is_error") for r in results)
             start = pending[0] if pending else end
