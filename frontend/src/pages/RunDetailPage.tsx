@@ -26,12 +26,19 @@ function retrievalViews(cycle: Pick<Cycle, "retrievals">): { role: string; items
   return groupRetrievals(items).groups;
 }
 
-function CycleSection({ cycle }: { cycle: Cycle }) {
+interface WarningEntry {
+  seq?: number;
+  cycle?: number;
+  message?: unknown;
+}
+
+function CycleSection({ cycle, warnings }: { cycle: Cycle; warnings: WarningEntry[] }) {
   const v = cycle.verdict;
-  // messages and retries in event order: a retry shows where the run waited
+  // messages, retries and warnings in event order: a retry shows where the run waited
   const entries = [
     ...cycle.messages.map((m, i) => ({ seq: m.seq ?? i, message: m, index: i })),
     ...cycle.retries.map((r, i) => ({ seq: r.seq ?? i, retry: r })),
+    ...warnings.map((w, i) => ({ seq: w.seq ?? i, warning: String(w.message ?? "") })),
   ].sort((a, b) => a.seq - b.seq);
   return (
     <section className="cycle" aria-labelledby={`dcycle-${cycle.index}`} data-cycle={cycle.index}>
@@ -74,6 +81,10 @@ function CycleSection({ cycle }: { cycle: Cycle }) {
               <p key={`r${e.seq}`} className="note note-warn small" role="note" data-testid="retry">
                 <AgentLabel source={e.retry.role} /> model call attempt {e.retry.attempt} failed ({e.retry.error_kind}); retried after{" "}
                 {(e.retry.wait ?? 0).toFixed(1)} s
+              </p>
+            ) : "warning" in e ? (
+              <p key={`w${e.seq}`} className="note note-warn" role="note">
+                <strong>Warning:</strong> {e.warning}
               </p>
             ) : null,
           )}
@@ -186,6 +197,8 @@ export function RunDetailPage({ runId }: { runId: string }) {
   if (error != null) return <ErrorBox error={error} retry={reload} />;
   if (!trace) return null;
   const sources = citedSources(trace);
+  const cycleIndexes = new Set(trace.cycles.map((c) => c.index));
+  const runWarnings = (trace.warnings as WarningEntry[]).filter((w) => !cycleIndexes.has(w.cycle ?? 0)); // the rest are inline
   const unsupported = trace.grounding?.unsupported ?? [];
   return (
     <div className="detail">
@@ -234,7 +247,9 @@ export function RunDetailPage({ runId }: { runId: string }) {
       <section aria-labelledby="cycles-h">
         <h2 id="cycles-h">Cycles</h2>
         <RetrievalGroups groups={retrievalViews(trace)} where="before the first turn" />
-        {trace.cycles.length === 0 ? <Empty>No cycle recorded.</Empty> : trace.cycles.map((c) => <CycleSection key={c.index} cycle={c} />)}
+        {trace.cycles.length === 0 ? <Empty>No cycle recorded.</Empty> : trace.cycles.map((c) => (
+          <CycleSection key={c.index} cycle={c} warnings={(trace.warnings as WarningEntry[]).filter((w) => w.cycle === c.index)} />
+        ))}
         <CheckList checks={trace.final_checks} title="Final checks (after sanitizing)" />
         {trace.sanitize_changes.length > 0 && (
           <details>
@@ -287,11 +302,11 @@ export function RunDetailPage({ runId }: { runId: string }) {
         )}
         <Artifact runId={runId} ledger={runLedger(trace)} />
       </section>
-      {trace.warnings.length > 0 && (
+      {runWarnings.length > 0 && (
         <section aria-labelledby="warn-h">
           <h2 id="warn-h">Warnings</h2>
           <ul>
-            {trace.warnings.map((w, i) => (
+            {runWarnings.map((w, i) => (
               <li key={i}>{String(w.message)}</li>
             ))}
           </ul>
