@@ -43,6 +43,12 @@ function LineChart({ series, metric, label }: { series: SeriesLike[]; metric: Me
           ))}
         </svg>
       )}
+      {!empty && (
+        <p className="series-x muted small" aria-hidden="true">
+          <span>{fmtTime(new Date(chart.x[0]).toISOString())}</span>
+          {chart.x[1] !== chart.x[0] && <span>{fmtTime(new Date(chart.x[1]).toISOString())}</span>}
+        </p>
+      )}
     </figure>
   );
 }
