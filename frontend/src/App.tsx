@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { getHealth, logout, onUnauthorized } from "./api/client";
 import { CheckPage } from "./pages/CheckPage";
 import { ComparePage } from "./pages/ComparePage";
+import { EvalDetailPage, EvalsPage } from "./pages/EvalsPage";
 import { HistoryPage } from "./pages/HistoryPage";
 import { LiveRunPage } from "./pages/LiveRunPage";
 import { LoginPage } from "./pages/LoginPage";
@@ -14,6 +15,9 @@ function Page({ path }: { path: string }) {
   if (m?.id) return <LiveRunPage runId={m.id} key={`live-${m.id}`} />;
   m = match("/runs/:id", path);
   if (m?.id) return <RunDetailPage runId={m.id} key={`run-${m.id}`} />;
+  m = match("/evals/:id", path);
+  if (m?.id) return <EvalDetailPage evalId={m.id} key={`eval-${m.id}`} />;
+  if (path === "/evals") return <EvalsPage />;
   if (path === "/history") return <HistoryPage />;
   if (path === "/compare") return <ComparePage />;
   if (path === "/check") return <CheckPage />;
@@ -32,6 +36,7 @@ const NAV = [
   { to: "/", label: "Tasks", active: (p: string) => p === "/" || p === "/tasks" },
   { to: "/history", label: "History", active: (p: string) => p === "/history" || p.startsWith("/runs/") },
   { to: "/compare", label: "Compare", active: (p: string) => p === "/compare" },
+  { to: "/evals", label: "Evals", active: (p: string) => p === "/evals" || p.startsWith("/evals/") },
   { to: "/check", label: "Check", active: (p: string) => p === "/check" },
 ];
 
@@ -48,8 +53,9 @@ export function App() {
       .catch(() => undefined);
   }, []);
   useEffect(() => {
-    const titles: Record<string, string> = { "/history": "History", "/compare": "Compare", "/check": "Check" };
-    document.title = `${titles[path] ?? (path.startsWith("/runs/") ? "Run" : "Tasks")} · autogen-pse`;
+    const titles: Record<string, string> = { "/history": "History", "/compare": "Compare", "/check": "Check", "/evals": "Evals" };
+    const fallback = path.startsWith("/runs/") ? "Run" : path.startsWith("/evals/") ? "Eval" : "Tasks";
+    document.title = `${titles[path] ?? fallback} · autogen-pse`;
   }, [path]);
 
   return (

@@ -276,6 +276,7 @@ def _configure_logging() -> None:
 
 def _register_subcommands() -> None:
     from .cli_check import check
+    from .cli_eval import eval_command
     from .cli_replay import replay
     from .cli_tasks import tasks_app
     from .cli_trace import trace_app
@@ -286,6 +287,7 @@ def _register_subcommands() -> None:
     app.add_typer(tasks_app, name="tasks")
     app.command("replay")(replay)
     app.command("worker")(worker)
+    app.command("eval")(eval_command)
     app.add_typer(trace_app, name="trace")
     app.add_typer(kb_app, name="kb")
 

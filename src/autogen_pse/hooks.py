@@ -156,6 +156,27 @@ class CheckContext(HookContext):
     raw_artifact: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class ExampleContext(HookContext):
+    """What a task's ``example`` hook (``tasks/<name>/example.py``) sees: one case's prepared facts.
+
+    ``flaw`` names a deliberate mistake to make (``wrong-figure``: one figure typed wrong), or is
+    ``None`` for the faithful artifact. Used by the ``scripted-facts`` model of ``pse eval``."""
+
+    facts: dict[str, Fact]
+    data: dict[str, Any]
+    task_text: str
+    flaw: str | None = None
+
+
+class Example(BaseModel):
+    """What an ``example`` hook returns: the planner's plan and the specialist's artifact (Markdown,
+    ``{{fact:<id>}}`` references allowed), faithful to the facts unless a flaw was asked for."""
+
+    plan: str
+    artifact: str
+
+
 _SIGNATURES: dict[str, tuple[tuple[str, int, int, int], ...]] = {}  # module key → files it was loaded from
 
 
@@ -229,7 +250,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "ArtifactSchema", "CheckContext", "CheckResult", "Fact", "HookContext", "HookTools", "InputFileError",
+    "ArtifactSchema", "CheckContext", "CheckResult", "Example", "ExampleContext", "Fact",
+    "HookContext", "HookTools", "InputFileError",
     "PrepareContext", "Prepared", "PytestOutcome", "Reason", "SanitizeChange", "Sanitized", "SchemaContext",
     "Severity", "UserError", "save_facts", "task_module",
 ]

@@ -54,7 +54,7 @@ INERT_JS = r"""() => {
     if (!s.src || new URL(s.src).origin !== location.origin) bad.push(`script ${s.src || s.textContent.slice(0, 40)}`);
   }
   for (const sel of ["iframe", "frame", "object", "embed", "base", "meta[http-equiv]", "math",
-                     "svg:not(.usage-chart svg)", "link:not([rel=stylesheet]):not([rel=icon])",
+                     "svg:not(.usage-chart svg):not(.timeline svg):not(.series-chart svg)", "link:not([rel=stylesheet]):not([rel=icon])",
                      ".markdown form", ".turn form", ".markdown button", ".markdown style", ".markdown [style]",
                      "#__pse_clobber", "[name=__pse_clobber]"]) {
     for (const el of document.querySelectorAll(sel)) bad.push(`element ${sel}: ${el.outerHTML.slice(0, 80)}`);

@@ -22,6 +22,11 @@ export type ClaimFinding = Schemas["ClaimFinding"];
 export type CheckIn = Schemas["CheckIn"];
 export type DocumentReport = Schemas["DocumentReportOut"];
 export type RunFilters = NonNullable<paths["/api/runs"]["get"]["parameters"]["query"]>;
+export type Timeline = Schemas["TimelineOut"];
+export type Span = Schemas["SpanOut"];
+export type SeriesPage = Schemas["SeriesPage"];
+export type SeriesQuery = NonNullable<paths["/api/stats/runs"]["get"]["parameters"]["query"]>;
+export type Recheck = Schemas["RecheckOut"];
 
 export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
 
@@ -30,9 +35,27 @@ export class ApiError extends Error {
   constructor(
     public status: number,
     message: string,
+    public detail: unknown = null,
   ) {
     super(message);
   }
+}
+
+/** Per-field messages of a 422 whose detail is a list of `{loc: ["body", "vars", KEY], msg}`
+ * (`KEY` → message; `""` for a problem with the vars as a whole). */
+export function varErrors(err: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!(err instanceof ApiError) || !Array.isArray(err.detail)) return out;
+  for (const d of err.detail as { loc?: unknown[]; msg?: unknown }[]) {
+    const loc = Array.isArray(d?.loc) ? d.loc.map(String) : [];
+    if (loc[1] !== "vars") continue;
+    let msg = String(d.msg ?? "invalid");
+    let key = loc[2] ?? "";
+    const named = /^(?:Value error, )?vars\.([A-Za-z_][A-Za-z0-9_]*): (.*)$/s.exec(msg); // pydantic's own check
+    if (!key && named) [key, msg] = [named[1] as string, named[2] as string];
+    out[key] = out[key] ? `${out[key]}; ${msg}` : msg;
+  }
+  return out;
 }
 
 type Listener = () => void;
@@ -68,7 +91,10 @@ export async function unwrap<T>(
   }
   const { data, error, response } = result;
   if (response.status === 401) unauthorized.forEach((fn) => fn());
-  if (!response.ok || data === undefined) throw new ApiError(response.status, detailOf(error, response.status));
+  if (!response.ok || data === undefined) {
+    const detail = error && typeof error === "object" && "detail" in error ? (error as { detail: unknown }).detail : null;
+    throw new ApiError(response.status, detailOf(error, response.status), detail);
+  }
   return data;
 }
 
@@ -79,6 +105,18 @@ export const getRun = (runId: string) => unwrap(api.GET("/api/runs/{run_id}", { 
 export const startRun = (body: Schemas["RunCreate"]) => unwrap(api.POST("/api/runs", { body }));
 export const cancelRun = (runId: string) =>
   unwrap(api.POST("/api/runs/{run_id}/cancel", { params: { path: { run_id: runId } }, body: {} }));
+const run = (runId: string) => ({ params: { path: { run_id: runId } } });
+export const getTimeline = (runId: string) => unwrap(api.GET("/api/runs/{run_id}/timeline", run(runId)));
+export const rerunRun = (runId: string, model: string | null) =>
+  unwrap(api.POST("/api/runs/{run_id}/rerun", { ...run(runId), body: { model } }));
+export const resumeRun = (runId: string, model: string | null = null) =>
+  unwrap(api.POST("/api/runs/{run_id}/resume", { ...run(runId), body: { model } }));
+export const replayRun = (runId: string) => unwrap(api.POST("/api/runs/{run_id}/replay", { ...run(runId), body: {} }));
+export const recheckRun = (runId: string) => unwrap(api.POST("/api/runs/{run_id}/recheck", { ...run(runId), body: {} }));
+export const checkVars = (task: string, vars: Record<string, string>) =>
+  unwrap(api.POST("/api/tasks/{name}/vars", { params: { path: { name: task } }, body: { vars } }));
+export const getSeries = (query: SeriesQuery) => unwrap(api.GET("/api/stats/runs", { params: { query } }));
+export const traceUrl = (runId: string) => `/api/runs/${encodeURIComponent(runId)}/trace`;
 export const checkDocument = (body: CheckIn) => unwrap(api.POST("/api/check", { body }));
 export const login = (token: string) => unwrap(api.POST("/api/login", { body: { token } }));
 export const logout = () => unwrap(api.POST("/api/logout", { body: {} }));
@@ -99,3 +137,11 @@ export async function getArtifact(runId: string): Promise<string | null> {
   if (!response.ok) throw new ApiError(response.status, `HTTP ${response.status}`);
   return response.text();
 }
+
+export type EvalRow = Schemas["EvalRow"];
+export type EvalReport = Schemas["EvalReport"];
+export type EvalCaseRun = Schemas["CaseRun"];
+export type EvalModelSummary = Schemas["ModelSummary"];
+export const listEvals = (query: { task?: string; limit?: number } = {}) =>
+  unwrap(api.GET("/api/evals", { params: { query } }));
+export const getEval = (evalId: string) => unwrap(api.GET("/api/evals/{eval_id}", { params: { path: { eval_id: evalId } } }));

@@ -48,6 +48,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/evals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List evals
+         * @description Evals newest first, ``{data, count}`` (a ``running`` eval whose process is gone reads ``interrupted``).
+         */
+        get: operations["list_evals_api_evals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evals/{eval_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One eval
+         * @description The eval's report: models, per-model summary, every case run (case, model, repeat, run id,
+         *     verdict, verified, cycles, grounding, claims, tokens, cost, seconds). Poll it while ``status``
+         *     is ``running``.
+         */
+        get: operations["get_eval_api_evals__eval_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evals/{eval_id}/report.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * HTML report
+         * @description The self-contained HTML report (inline CSS and SVG; no script).
+         */
+        get: operations["get_eval_html_api_evals__eval_id__report_html_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -150,6 +212,10 @@ export interface paths {
          * @description Validate the request, prepare the task's inputs when they are newer than its facts, and
          *     queue the run; it executes in the background (at most ``concurrency`` at once, at most
          *     ``concurrency + max_queue`` queued or running, however many requests arrive together).
+         *
+         *     A problem with ``vars`` (an unknown var, a missing value, a bad input file) is a 422 whose
+         *     ``detail`` is a list of ``{loc: ["body", "vars", KEY], msg, type}``, as ``POST
+         *     /api/tasks/{name}/vars`` gives it.
          */
         post: operations["create_run_api_runs_post"];
         delete?: never;
@@ -239,6 +305,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{run_id}/recheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-check a run's artifact
+         * @description Run the task's current checks on the run's recorded artifact (``pse replay --recheck``):
+         *     each check's recorded and current result. Nothing is written to the run. Send ``{}``.
+         */
+        post: operations["recheck_api_runs__run_id__recheck_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a run
+         * @description A new run that replays ``run_id``'s recorded model replies deterministically with the
+         *     current task code and checks (``pse replay``); no model is called. Send ``{}``.
+         */
+        post: operations["replay_api_runs__run_id__replay_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a recorded run's task again
+         * @description A new run of the same task with the same vars and cycle limit, with the run's own model or
+         *     ``model``; it goes through the same checks as ``POST /api/runs`` (model policy, scripted files
+         *     from ``PSE_WEB_SCRIPTED_DIR`` only, vars from the web relative to the project).
+         */
+        post: operations["rerun_api_runs__run_id__rerun_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a run
+         * @description Continue an interrupted, cancelled or error run after its last completed cycle, in the same
+         *     trace (a ``resumed`` event; fresh agents, the saved artifact and issues), like ``pse run
+         *     --resume``. The run id stays the same. ``model`` replaces the recorded one (model policy
+         *     applies to either).
+         */
+        post: operations["resume_api_runs__run_id__resume_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a run's time went
+         * @description Spans of the run's model calls, retries, tool calls, checks and set-up (prepare, knowledge
+         *     base), per cycle, with durations, from the latency fields of its events (see
+         *     :mod:`autogen_pse.timeline`). Current mid-run.
+         */
+        get: operations["get_timeline_api_runs__run_id__timeline_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a run's trace
+         * @description The run's trace document (``trace.json``, as ``GET /api/runs/{run_id}``) as an attachment
+         *     ``<run_id>.trace.json``; current mid-cycle for a running run.
+         */
+        get: operations["download_trace_api_runs__run_id__trace_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stats/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Series across runs
+         * @description One series per (task, model), most runs first; each point has the runs, PASS runs, pass
+         *     rate and mean tokens, cost and wall time of its bucket. Running runs are left out.
+         */
+        get: operations["run_stats_api_stats_runs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks": {
         parameters: {
             query?: never;
@@ -254,6 +471,28 @@ export interface paths {
         get: operations["get_tasks_api_tasks_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{name}/vars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a task's --var values
+         * @description The checks ``pse run`` makes on ``--var`` values, before a run: files relative to the project
+         *     (from the web), no unknown var, every template field set, and the task's prepare step on the
+         *     inputs. 200 with the values a run would use, or 422 with every problem tied to its field.
+         */
+        post: operations["check_vars_api_tasks__name__vars_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -408,6 +647,73 @@ export interface components {
             /** Status */
             status: string;
         };
+        /**
+         * CaseRun
+         * @description One run of one case on one model (``repeat`` numbers the repetitions from 1).
+         */
+        CaseRun: {
+            /** Case */
+            case: string;
+            /**
+             * Completion Tokens
+             * @default 0
+             */
+            completion_tokens: number;
+            /**
+             * Contradicted
+             * @default 0
+             */
+            contradicted: number;
+            /** Cost */
+            cost?: number | null;
+            /**
+             * Cycles
+             * @default 0
+             */
+            cycles: number;
+            /** Error */
+            error?: string | null;
+            /**
+             * Expected
+             * @description the case's expect block was met (None: none given)
+             */
+            expected?: boolean | null;
+            /** Grounding */
+            grounding?: number | null;
+            /** Model */
+            model: string;
+            /**
+             * Prompt Tokens
+             * @default 0
+             */
+            prompt_tokens: number;
+            /**
+             * Repeat
+             * @default 1
+             */
+            repeat: number;
+            /** Run Id */
+            run_id?: string | null;
+            /** Seconds */
+            seconds?: number | null;
+            /**
+             * Status
+             * @default pending
+             */
+            status: string;
+            /**
+             * Unverifiable
+             * @default 0
+             */
+            unverifiable: number;
+            /** Verdict */
+            verdict?: string | null;
+            /**
+             * Verified
+             * @default false
+             */
+            verified: boolean;
+        };
         /** Check */
         Check: {
             /** Claims Checked */
@@ -430,6 +736,25 @@ export interface components {
             unsupported: unknown[];
         } & {
             [key: string]: unknown;
+        };
+        /** CheckDiffOut */
+        CheckDiffOut: {
+            /** Detail */
+            detail: string;
+            /** Name */
+            name: string;
+            /**
+             * Now
+             * @description its result now (None: no such check any more)
+             */
+            now: boolean | null;
+            /**
+             * Recorded
+             * @description the check's result in the run (None: not run then)
+             */
+            recorded: boolean | null;
+            /** Severity */
+            severity: string;
         };
         /**
          * CheckEvent
@@ -592,6 +917,12 @@ export interface components {
             ledger: components["schemas"]["LedgerOut"] | null;
             /** Messages */
             messages: components["schemas"]["Message"][];
+            /** Prompts */
+            prompts: {
+                [key: string]: components["schemas"]["PromptOut"];
+            };
+            /** Retries */
+            retries: components["schemas"]["RetryOut"][];
             /** Retrievals */
             retrievals: components["schemas"]["Retrieval"][];
             /** Started At */
@@ -730,6 +1061,89 @@ export interface components {
         ErrorOut: {
             /** Detail */
             detail: unknown;
+        };
+        /** EvalPageOut */
+        EvalPageOut: {
+            /** Count */
+            count: number;
+            /** Data */
+            data: components["schemas"]["EvalRow"][];
+        };
+        /** EvalReport */
+        EvalReport: {
+            /** Cases */
+            cases: string[];
+            /**
+             * Complete
+             * @default false
+             */
+            complete: boolean;
+            /** Concurrency */
+            concurrency: number;
+            /** Ended At */
+            ended_at?: string | null;
+            /** Error */
+            error?: string | null;
+            /** Eval Id */
+            eval_id: string;
+            /** Inputs */
+            inputs: string;
+            /** Layout */
+            layout: string;
+            /** Models */
+            models: string[];
+            /** Repeat */
+            repeat: number;
+            /** Runs */
+            runs: components["schemas"]["CaseRun"][];
+            /** Seconds */
+            seconds?: number | null;
+            /** Started At */
+            started_at: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "running" | "completed" | "cancelled" | "error" | "interrupted";
+            /** Summary */
+            summary?: components["schemas"]["ModelSummary"][];
+            /** Task */
+            task: string;
+            /**
+             * Version
+             * @default 1
+             */
+            version: number;
+        };
+        /**
+         * EvalRow
+         * @description One eval in the index (what the Evals list shows).
+         */
+        EvalRow: {
+            /** Complete */
+            complete: boolean;
+            /** Done */
+            done: number;
+            /** Ended At */
+            ended_at: string | null;
+            /** Eval Id */
+            eval_id: string;
+            /** Inputs */
+            inputs: string;
+            /** Models */
+            models: string[];
+            /** Passed */
+            passed: number;
+            /** Runs */
+            runs: number;
+            /** Started At */
+            started_at: string;
+            /** Status */
+            status: string;
+            /** Task */
+            task: string;
+            /** Verified */
+            verified: number;
         };
         /**
          * EventKind
@@ -1117,6 +1531,48 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * ModelSummary
+         * @description The comparison-table line of one model (rates over the runs that ended).
+         */
+        ModelSummary: {
+            /** Contradicted */
+            contradicted: number;
+            /** Cost */
+            cost: number | null;
+            /** Done */
+            done: number;
+            /** Errors */
+            errors: number;
+            /** Expected Met */
+            expected_met: number;
+            /** Expected Total */
+            expected_total: number;
+            /** Mean Cycles */
+            mean_cycles: number | null;
+            /** Mean Grounding */
+            mean_grounding: number | null;
+            /** Model */
+            model: string;
+            /** P50 Seconds */
+            p50_seconds: number | null;
+            /** P95 Seconds */
+            p95_seconds: number | null;
+            /** Pass Rate */
+            pass_rate: number | null;
+            /** Passed */
+            passed: number;
+            /** Runs */
+            runs: number;
+            /** Tokens */
+            tokens: number;
+            /** Unverifiable */
+            unverifiable: number;
+            /** Verified */
+            verified: number;
+            /** Verified Rate */
+            verified_rate: number | null;
+        };
+        /**
          * ModelWaitEvent
          * @description A ``model_wait`` event.
          */
@@ -1147,6 +1603,37 @@ export interface components {
             role: string;
         } & {
             [key: string]: unknown;
+        };
+        /** PointOut */
+        PointOut: {
+            /**
+             * Cost
+             * @description mean cost of the priced runs; None when none is
+             */
+            cost: number | null;
+            /** Pass Rate */
+            pass_rate: number;
+            /** Passed */
+            passed: number;
+            /** Run Id */
+            run_id: string | null;
+            /** Runs */
+            runs: number;
+            /**
+             * Seconds
+             * @description mean wall time per run
+             */
+            seconds: number | null;
+            /**
+             * T
+             * @description the bucket's start, or the run's (bucket run), ISO 8601 UTC
+             */
+            t: string;
+            /**
+             * Tokens
+             * @description mean tokens per run
+             */
+            tokens: number;
         };
         /** Prepared */
         Prepared: {
@@ -1222,6 +1709,20 @@ export interface components {
             ts: string;
         };
         /**
+         * PromptOut
+         * @description The system prompt one role received in a cycle (rules and retrieved passages included).
+         */
+        PromptOut: {
+            /** Chars */
+            chars: number | null;
+            /** Sha256 */
+            sha256: string | null;
+            /** Text */
+            text: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * PromptPayload
          * @description The system prompt one role received in one cycle; ``sha256`` = first 16 hex digits.
          */
@@ -1251,6 +1752,43 @@ export interface components {
             task_sha?: string | null;
         } & {
             [key: string]: unknown;
+        };
+        /** RecheckOut */
+        RecheckOut: {
+            /**
+             * Changed
+             * @description checks whose result differs from the recorded one
+             */
+            changed: number;
+            /** Checks */
+            checks: components["schemas"]["CheckDiffOut"][];
+            /**
+             * Passed
+             * @description every current error check passes on the recorded artifact
+             */
+            passed: boolean;
+            /** Run Id */
+            run_id: string;
+        };
+        /**
+         * RerunIn
+         * @description Body of ``POST /api/runs/{run_id}/rerun``: the same task, vars and limits, with the run's
+         *     model or ``model``.
+         */
+        RerunIn: {
+            /**
+             * Model
+             * @description another model (default: the run's own)
+             */
+            model?: string | null;
+        };
+        /**
+         * ResumeIn
+         * @description Body of ``POST /api/runs/{run_id}/resume`` (``{}``: the run's own model).
+         */
+        ResumeIn: {
+            /** Model */
+            model?: string | null;
         };
         /**
          * ResumedEvent
@@ -1399,6 +1937,23 @@ export interface components {
             seq: number;
             /** Ts */
             ts: string;
+        };
+        /** RetryOut */
+        RetryOut: {
+            /** Attempt */
+            attempt: number | null;
+            /** Error Kind */
+            error_kind: string | null;
+            /** Role */
+            role: string | null;
+            /** Seq */
+            seq: number | null;
+            /** Ts */
+            ts: string | null;
+            /** Wait */
+            wait: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * RetryPayload
@@ -1731,6 +2286,65 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** SeriesOut */
+        SeriesOut: {
+            /** Model */
+            model: string;
+            /** Points */
+            points: components["schemas"]["PointOut"][];
+            /** Runs */
+            runs: number;
+            /** Task */
+            task: string;
+        };
+        /** SeriesPage */
+        SeriesPage: {
+            /**
+             * Bucket
+             * @enum {string}
+             */
+            bucket: "run" | "hour" | "day" | "week";
+            /** Runs */
+            runs: number;
+            /** Series */
+            series: components["schemas"]["SeriesOut"][];
+        };
+        /** SpanOut */
+        SpanOut: {
+            /**
+             * Cycle
+             * @description 0: before the first cycle
+             */
+            cycle: number;
+            /**
+             * Error
+             * @default false
+             */
+            error: boolean;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "setup" | "model" | "retry" | "tool" | "checks";
+            /** Label */
+            label: string;
+            /** Role */
+            role: string;
+            /** Seconds */
+            seconds: number;
+            /**
+             * Seq
+             * @description the event that closed the span
+             */
+            seq: number;
+            /**
+             * Start
+             * @description seconds after the run started
+             */
+            start: number;
+            /** Tokens */
+            tokens: number | null;
+        };
         /** TaskList */
         TaskList: {
             /** Count */
@@ -1766,6 +2380,11 @@ export interface components {
              * @description the task has a prepare hook (facts from inputs)
              */
             has_prepare: boolean;
+            /**
+             * Inputs
+             * @description every --var the task reads (registry vars and task.md fields)
+             */
+            inputs: string[];
             /** Knowledge */
             knowledge: {
                 [key: string]: string[];
@@ -1790,6 +2409,20 @@ export interface components {
             vars: {
                 [key: string]: string;
             };
+        };
+        /** TimelineOut */
+        TimelineOut: {
+            /** Run Id */
+            run_id: string;
+            /**
+             * Seconds
+             * @description first to last event
+             */
+            seconds: number;
+            /** Spans */
+            spans: components["schemas"]["SpanOut"][];
+            /** Started At */
+            started_at: string | null;
         };
         /** ToolCall */
         ToolCall: {
@@ -2092,6 +2725,34 @@ export interface components {
             /** Error Type */
             type: string;
         };
+        /**
+         * VarsIn
+         * @description Body of ``POST /api/tasks/{name}/vars``: template values to check (as for a run).
+         */
+        VarsIn: {
+            /** Vars */
+            vars?: {
+                [key: string]: string;
+            };
+        };
+        /** VarsOk */
+        VarsOk: {
+            /**
+             * Ok
+             * @default true
+             * @constant
+             */
+            ok: true;
+            /** Task */
+            task: string;
+            /**
+             * Vars
+             * @description the values a run would use: the task's defaults, then these
+             */
+            vars: {
+                [key: string]: string;
+            };
+        };
         /** VerdictBody */
         VerdictBody: {
             /** Issues */
@@ -2295,6 +2956,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_evals_api_evals_get: {
+        parameters: {
+            query?: {
+                /** @description exact task name */
+                task?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalPageOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_eval_api_evals__eval_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description eval id (ULID) */
+                eval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalReport"];
+                };
+            };
+            /** @description no such eval */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_eval_html_api_evals__eval_id__report_html_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description eval id (ULID) */
+                eval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description no such eval */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -2878,6 +3654,515 @@ export interface operations {
             };
         };
     };
+    recheck_api_runs__run_id__recheck_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id (ULID) */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecheckOut"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description no such run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the run is queued or running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description invalid or refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    replay_api_runs__run_id__replay_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id (ULID) */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAccepted"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description no such run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the run is queued or running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description invalid or refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the run queue is full */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    rerun_api_runs__run_id__rerun_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id (ULID) */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RerunIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAccepted"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description no such run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the run is queued or running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description invalid or refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the run queue is full */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    resume_api_runs__run_id__resume_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id (ULID) */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResumeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAccepted"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description no such run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the run is queued or running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description invalid or refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the run queue is full */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_timeline_api_runs__run_id__timeline_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id (ULID) */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineOut"];
+                };
+            };
+            /** @description no such run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description invalid or refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    download_trace_api_runs__run_id__trace_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id (ULID) */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description trace.json */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description no such run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description invalid or refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    run_stats_api_stats_runs_get: {
+        parameters: {
+            query?: {
+                /** @description exact task name */
+                task?: string | null;
+                /** @description exact model name as listed */
+                model?: string | null;
+                /** @description ISO 8601, inclusive */
+                since?: string | null;
+                /** @description ISO 8601, exclusive */
+                until?: string | null;
+                /** @description one point per run, or per hour / day / week; auto: per run up to 60 runs */
+                bucket?: "auto" | "run" | "hour" | "day" | "week";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesPage"];
+                };
+            };
+            /** @description invalid parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_tasks_api_tasks_get: {
         parameters: {
             query?: never;
@@ -2894,6 +4179,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskList"];
+                };
+            };
+        };
+    };
+    check_vars_api_tasks__name__vars_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VarsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VarsOk"];
+                };
+            };
+            /** @description a body that is not UTF-8 JSON, or a bad Content-Length */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description cross-site request (Origin / Sec-Fetch-Site not this server) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description no such task */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description request body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description detail: one {loc: [body, vars, KEY], msg, type} per problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };

@@ -1,5 +1,6 @@
 // One turn of a conversation: a message (labelled and coloured by agent), a tool call or a tool
 // result (collapsible). Used by the Live run and Run detail pages.
+import { stripVerdict } from "../conversation";
 import { fmtTime, fmtTokens } from "../format";
 import type { CallUsage, ToolCallItem, ToolResultItem } from "../live/reducer";
 import { AgentLabel, agentClass } from "./ui";
@@ -66,7 +67,9 @@ function UsageNote({ usage }: { usage?: CallUsage | null }) {
   );
 }
 
-export function Turn({ turn }: { turn: TurnData }) {
+/** ``hideVerdict``: the cycle shows its verdict in a verdict box, so the raw verdict JSON of the
+ * evaluator's message is left out here (a note says so). */
+export function Turn({ turn, hideVerdict = false }: { turn: TurnData; hideVerdict?: boolean }) {
   const cls = `turn turn-${turn.type} ${agentClass(turn.source)}`;
   const head = (
     <div className="turn-head">
@@ -78,10 +81,12 @@ export function Turn({ turn }: { turn: TurnData }) {
     </div>
   );
   if (turn.type === "message") {
+    const { text, stripped } = hideVerdict ? stripVerdict(turn.content) : { text: turn.content, stripped: false };
     return (
       <article className={cls} data-seq={turn.seq} data-agent={turn.source} aria-label={`${turn.source} message`}>
         {head}
-        <div className="turn-body">{turn.content}</div>
+        {text && <div className="turn-body">{text}</div>}
+        {stripped && <p className="muted small verdict-moved">Verdict: see the verdict box of this cycle.</p>}
       </article>
     );
   }

@@ -48,7 +48,8 @@ export function UsageChart({ rows, currency, title = "Tokens and cost per agent"
           solid: prompt tokens · light: completion tokens
         </text>
       </svg>
-      <table className="visually-hidden">
+      <div className="visually-hidden">
+      <table>
         <caption>{title}</caption>
         <thead>
           <tr>
@@ -71,6 +72,7 @@ export function UsageChart({ rows, currency, title = "Tokens and cost per agent"
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   );
 }

@@ -86,3 +86,18 @@ describe("live reducer", () => {
     expect(s.final?.error).toBe("cancelled by request");
   });
 });
+
+describe("prompts", () => {
+  it("keeps the system prompt each role received per cycle", () => {
+    const ev = (seq: number, kind: string, payload: Record<string, unknown>, cycle = 1) =>
+      ({ run_id: "r", seq, cycle, ts: "2026-01-01T00:00:00Z", kind, payload }) as unknown as RunEvent;
+    let s = initialLive();
+    s = reduce(s, ev(1, "run_started", { task: "demo", model: "m" }, 0));
+    s = reduce(s, ev(2, "cycle_started", { index: 1, kind: "initial" }));
+    s = reduce(s, ev(3, "prompt", { role: "planner", sha256: "abc", chars: 5, text: "Plan!" }));
+    s = reduce(s, ev(4, "prompt", { role: "evaluator", sha256: "def", chars: 6, text: "Judge!" }));
+    expect(Object.keys(s.cycles[0]!.prompts)).toEqual(["planner", "evaluator"]);
+    expect(s.cycles[0]!.prompts.planner).toEqual({ text: "Plan!", chars: 5, sha256: "abc" });
+    expect(s.cycles[0]!.items).toEqual([]);
+  });
+});

@@ -46,9 +46,16 @@ export interface LiveVerdict {
   origin?: string | null;
 }
 
+export interface LivePrompt {
+  text: string;
+  chars: number;
+  sha256: string;
+}
+
 export interface LiveCycle {
   index: number;
   kind: string | null;
+  prompts: Record<string, LivePrompt>; // role → the system prompt it received this cycle
   items: LiveItem[];
   checks: LiveCheck[];
   verdict: LiveVerdict | null;
@@ -140,7 +147,7 @@ export function reduce(state: LiveState, event: RunEvent): LiveState {
     const cycles = [...s.cycles];
     let pos = cycles.findIndex((c) => c.index === index);
     if (pos < 0) {
-      cycles.push({ index, kind: null, items: [], checks: [], verdict: null, finished: false });
+      cycles.push({ index, kind: null, prompts: {}, items: [], checks: [], verdict: null, finished: false });
       cycles.sort((a, b) => a.index - b.index);
       pos = cycles.findIndex((c) => c.index === index);
     }
@@ -213,19 +220,22 @@ export function reduce(state: LiveState, event: RunEvent): LiveState {
         final: { verdict: verdict || null, reason: str(p.reason) || null, limit: str(p.limit) || null, error: str(p.error) || null },
       };
     }
+    case "prompt":  // the system prompt a role received this cycle (rules, retrieved passages included)
+      if (cycleIndex < 1) return s;
+      return withCycle(cycleIndex, (c) => ({
+        ...c, prompts: { ...c.prompts, [str(p.role)]: { text: str(p.text), chars: num(p.chars), sha256: str(p.sha256) } },
+      }));
     case "resumed":  // `pse run --resume`: the ended run goes on in the same trace (fresh agents, next cycle)
       return {
         ...s, status: "running", endedAt: null, final: null, artifact: null, finalChecks: [],
         task: str(p.task) || s.task, model: str(p.model) || s.model,
       };
     // Shown elsewhere (usage: the agents panel; sanitized/ledger: the run page after the run;
-    // model_wait: a heartbeat the console shows; prompt: the system prompts, on the run page;
-    // ingested: knowledge-base ingestion, in the trace): nothing changes on the live page.
+    // model_wait: a heartbeat the console shows; ingested: knowledge-base ingestion, in the trace): nothing changes on the live page.
     case "usage":
     case "sanitized":
     case "ledger":
     case "model_wait":
-    case "prompt":
     case "ingested":
       return s;
     default:

@@ -1,7 +1,9 @@
 // History: runs newest first with filters (time range, verdict, task), cursor pagination, and rows
 // that update live from the run-level event feed (GET /api/events).
 import { useCallback, useEffect, useRef, useState } from "react";
-import { getTasks, listRuns, type RunFilters, type RunLevelEvent, type RunPage, type RunSummary } from "../api/client";
+import { getTasks, listRuns, type RunFilters, type SeriesQuery, type RunLevelEvent, type RunPage, type RunSummary } from "../api/client";
+import { RerunButton } from "../components/RunActions";
+import { SeriesCharts } from "../components/SeriesCharts";
 import { Empty, ErrorBox, Loading, StatusBadge, VerdictBadge } from "../components/ui";
 import { fmtCost, fmtTime, fmtTokens, localInputToIso, shortId } from "../format";
 import { Link, navigate, useLocation } from "../router";
@@ -43,6 +45,18 @@ function toQuery(f: Filters, cursor: string | null): RunFilters {
   return query;
 }
 
+/** The charts follow the task and time filters (a verdict filter would make every pass rate 0 or 1). */
+function seriesQuery(f: Filters): SeriesQuery {
+  const q = toQuery(f, null);
+  const out: SeriesQuery = {};
+  if (q.task) out.task = q.task;
+  const preset = RANGES[f.range]?.ms;
+  if (preset) out.since = new Date(Math.floor(Date.now() / 60e3) * 60e3 - preset).toISOString(); // stable for a minute
+  else if (q.since) out.since = q.since;
+  if (q.until) out.until = q.until;
+  return out;
+}
+
 export function HistoryPage() {
   const { query } = useLocation();
   const filters = readFilters(query);
@@ -80,6 +94,7 @@ export function HistoryPage() {
 
   // live rows: patch rows in place; new runs on the first page trigger a (debounced) refetch
   const onFirstPage = cursors.length === 1;
+  const ended = page ? `${page.count}:${page.data.filter((r) => r.status !== "running").length}` : "";
   useEffect(() => {
     const source = new EventSource("/api/events");
     source.onopen = () => setLive(true);
@@ -170,6 +185,13 @@ export function HistoryPage() {
         </label>
       </form>
 
+      <details className="trends" open>
+        <summary>
+          <h2 id="trends-h">Trends across runs</h2>
+        </summary>
+        <SeriesCharts query={seriesQuery(filters)} version={ended} />
+      </details>
+
       {error != null && <ErrorBox error={error} retry={() => void load()} />}
       {loading && !page && <Loading label="Loading runs…" />}
       {page && page.count === 0 && <Empty>No runs match these filters. Start one from the Tasks page.</Empty>}
@@ -193,6 +215,9 @@ export function HistoryPage() {
                   <th scope="col">Cycles</th>
                   <th scope="col">Tokens</th>
                   <th scope="col">Cost</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -220,6 +245,7 @@ export function HistoryPage() {
                     <td data-label="Cycles">{r.cycles}</td>
                     <td data-label="Tokens">{fmtTokens(r.total_tokens)}</td>
                     <td data-label="Cost">{fmtCost(r.cost, r.currency)}</td>
+                    <td>{r.status !== "running" && <RerunButton runId={r.run_id} model={r.model} compact />}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,16 +1,29 @@
 // Live run: turns stream in by agent, cycle separators with verdicts and checks, running
 // token/cost counters per agent, elapsed time, Cancel.
 import { useState } from "react";
-import { cancelRun } from "../api/client";
+import { cancelRun, getTimeline } from "../api/client";
+import { groupRetrievals } from "../conversation";
 import { Elapsed } from "../components/Elapsed";
+import { PromptPanels, RetrievalGroups, type RetrievalView } from "../components/RolePanels";
+import { Timeline } from "../components/Timeline";
 import { Turn, type TurnData } from "../components/Turn";
 import { AgentLabel, CheckList, ErrorBox, Loading, StatusBadge, VerdictBadge } from "../components/ui";
 import { fmtCost, fmtTokens, shortId } from "../format";
 import { totalTokens, totals, type LiveCycle, type LiveItem } from "../live/reducer";
 import { useRunStream } from "../live/useRunStream";
 import { Link } from "../router";
+import { useAsync } from "../useAsync";
 
-function ItemView({ item }: { item: LiveItem }) {
+/** Retrieval notes as one collapsible line per role; the other items in order. */
+function split(items: LiveItem[]): { groups: { role: string; items: RetrievalView[] }[]; rest: LiveItem[] } {
+  const { groups, rest } = groupRetrievals(items);
+  return {
+    groups: groups.map((g) => ({ role: g.role, items: g.items.flatMap((i) => (i.type === "retrieval" ? [i] : [])) })),
+    rest,
+  };
+}
+
+function ItemView({ item, hideVerdict = false }: { item: LiveItem; hideVerdict?: boolean }) {
   if (item.type === "retrieval")
     return (
       <p className="note">
@@ -33,10 +46,11 @@ function ItemView({ item }: { item: LiveItem }) {
         {item.wait.toFixed(1)} s
       </p>
     );
-  return <Turn turn={item as TurnData} />;
+  return <Turn turn={item as TurnData} hideVerdict={hideVerdict && "source" in item && item.source === "evaluator"} />;
 }
 
 function CycleView({ cycle }: { cycle: LiveCycle }) {
+  const { groups, rest } = split(cycle.items);
   return (
     <section className="cycle" aria-labelledby={`cycle-${cycle.index}`} data-cycle={cycle.index}>
       <h3 className="cycle-sep" id={`cycle-${cycle.index}`}>
@@ -50,9 +64,11 @@ function CycleView({ cycle }: { cycle: LiveCycle }) {
           !cycle.finished && <span className="badge badge-running">in progress</span>
         )}
       </h3>
+      <PromptPanels prompts={cycle.prompts} cycle={cycle.index} />
+      <RetrievalGroups groups={groups} where={`in cycle ${cycle.index}`} />
       <div className="turns">
-        {cycle.items.map((item) => (
-          <ItemView key={item.seq} item={item} />
+        {rest.map((item) => (
+          <ItemView key={item.seq} item={item} hideVerdict={cycle.verdict !== null} />
         ))}
       </div>
       {cycle.verdict && (
@@ -82,6 +98,9 @@ export function LiveRunPage({ runId }: { runId: string }) {
   const [cancelling, setCancelling] = useState(false);
   const active = ["connecting", "queued", "running"].includes(state.status);
   const sum = totals(state.agents);
+  const preamble = split(state.preamble);
+  const finishedCycles = state.cycles.filter((c) => c.finished).length;
+  const timeline = useAsync(() => getTimeline(runId), [runId, finishedCycles, active]);
 
   const cancel = async () => {
     setCancelling(true);
@@ -135,7 +154,8 @@ export function LiveRunPage({ runId }: { runId: string }) {
 
       <div className="live-grid">
         <div className="live-stream" aria-live="polite" aria-relevant="additions" aria-label="Run transcript">
-          {state.preamble.map((item) => (
+          <RetrievalGroups groups={preamble.groups} where="before the first turn" />
+          {preamble.rest.map((item) => (
             <ItemView key={item.seq} item={item} />
           ))}
           {state.cycles.map((cycle) => (
@@ -153,7 +173,10 @@ export function LiveRunPage({ runId }: { runId: string }) {
               {state.artifact && (
                 <p>
                   Artifact: {state.artifact.verified ? "verified ✔" : "unverified"}
-                  {state.artifact.grounding?.score != null && ` · grounding ${(state.artifact.grounding.score * 100).toFixed(0)}%`}{" "}
+                  {" · grounding "}
+                  <span data-testid="live-grounding">
+                    {state.artifact.grounding?.score != null ? `${(state.artifact.grounding.score * 100).toFixed(0)}%` : "no claims"}
+                  </span>{" "}
                   — <Link to={`/runs/${runId}`}>open run detail and artifact</Link>
                 </p>
               )}
@@ -195,6 +218,12 @@ export function LiveRunPage({ runId }: { runId: string }) {
           </table>
         </aside>
       </div>
+      {timeline.data && timeline.data.spans.length > 0 && (
+        <section className="live-timeline" aria-labelledby="live-tl-h">
+          <h2 id="live-tl-h">Timeline</h2>
+          <Timeline data={timeline.data} />
+        </section>
+      )}
     </div>
   );
 }

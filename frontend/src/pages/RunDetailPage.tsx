@@ -2,20 +2,44 @@
 // artifact rendered as sanitized Markdown, as source, or with its claims highlighted (the claim
 // ledger), with a download button; grounding and cited sources.
 import { useState } from "react";
-import { artifactUrl, getArtifact, getRun, type Cycle, type Ledger, type Trace } from "../api/client";
+import { artifactUrl, getArtifact, getRun, getTimeline, traceUrl, type Cycle, type Ledger, type Trace } from "../api/client";
 import { runLedger } from "../claims";
+import { groupRetrievals } from "../conversation";
 import { ClaimsView } from "../components/ClaimsView";
 import { Markdown } from "../components/Markdown";
+import { PromptPanels, RetrievalGroups, type RetrievalView } from "../components/RolePanels";
+import { RerunButton, RunActions } from "../components/RunActions";
+import { Timeline } from "../components/Timeline";
 import { Turn } from "../components/Turn";
-import { CheckList, Empty, ErrorBox, Loading, StatusBadge, VerdictBadge } from "../components/ui";
+import { AgentLabel, CheckList, Empty, ErrorBox, Loading, StatusBadge, VerdictBadge } from "../components/ui";
 import { UsageChart } from "../components/UsageChart";
 import { fmtCost, fmtDuration, fmtTime, fmtTokens } from "../format";
 import { Link } from "../router";
 import { agentRows, citedSources, durationMs, toTurn, totalTokens } from "../trace";
 import { useAsync } from "../useAsync";
 
-function CycleSection({ cycle }: { cycle: Cycle }) {
+function retrievalViews(cycle: Pick<Cycle, "retrievals">): { role: string; items: RetrievalView[] }[] {
+  const items = (cycle.retrievals ?? []).map((r, i) => ({
+    type: "retrieval", seq: r.seq ?? i, role: r.role ?? "system", query: r.query ?? "",
+    sources: (r.chunks ?? []).map((c) => [c.source, c.heading].filter(Boolean).join(" › ") + (c.score != null ? ` (score ${c.score.toFixed(2)})` : "")),
+  }));
+  return groupRetrievals(items).groups;
+}
+
+interface WarningEntry {
+  seq?: number;
+  cycle?: number;
+  message?: unknown;
+}
+
+function CycleSection({ cycle, warnings }: { cycle: Cycle; warnings: WarningEntry[] }) {
   const v = cycle.verdict;
+  // messages, retries and warnings in event order: a retry shows where the run waited
+  const entries = [
+    ...cycle.messages.map((m, i) => ({ seq: m.seq ?? i, message: m, index: i })),
+    ...cycle.retries.map((r, i) => ({ seq: r.seq ?? i, retry: r })),
+    ...warnings.map((w, i) => ({ seq: w.seq ?? i, warning: String(w.message ?? "") })),
+  ].sort((a, b) => a.seq - b.seq);
   return (
     <section className="cycle" aria-labelledby={`dcycle-${cycle.index}`} data-cycle={cycle.index}>
       <h3 className="cycle-sep" id={`dcycle-${cycle.index}`}>
@@ -42,14 +66,28 @@ function CycleSection({ cycle }: { cycle: Cycle }) {
         </div>
       )}
       <CheckList checks={cycle.checks} title={`Checks of cycle ${cycle.index}`} />
+      <PromptPanels prompts={cycle.prompts} cycle={cycle.index} />
+      <RetrievalGroups groups={retrievalViews(cycle)} where={`in cycle ${cycle.index}`} />
       <details className="messages">
         <summary>
           {cycle.messages.length} message(s) · {fmtTokens((cycle.usage?.prompt_tokens ?? 0) + (cycle.usage?.completion_tokens ?? 0))} tokens
+          {cycle.retries.length > 0 && ` · ${cycle.retries.length} retried model call(s)`}
         </summary>
         <div className="turns">
-          {cycle.messages.map((m, i) => (
-            <Turn key={m.seq ?? i} turn={toTurn(m, i)} />
-          ))}
+          {entries.map((e) =>
+            "message" in e && e.message ? (
+              <Turn key={`m${e.seq}`} turn={toTurn(e.message, e.index ?? 0)} hideVerdict={v != null && e.message.source === "evaluator"} />
+            ) : "retry" in e && e.retry ? (
+              <p key={`r${e.seq}`} className="note note-warn small" role="note" data-testid="retry">
+                <AgentLabel source={e.retry.role} /> model call attempt {e.retry.attempt} failed ({e.retry.error_kind}); retried after{" "}
+                {(e.retry.wait ?? 0).toFixed(1)} s
+              </p>
+            ) : "warning" in e ? (
+              <p key={`w${e.seq}`} className="note note-warn" role="note">
+                <strong>Warning:</strong> {e.warning}
+              </p>
+            ) : null,
+          )}
         </div>
       </details>
     </section>
@@ -131,14 +169,20 @@ function Summary({ trace }: { trace: Trace }) {
         <dt>Artifact</dt>
         <dd>{trace.artifact ? (trace.artifact.verified ? "verified ✔" : "unverified") : "none"}</dd>
       </div>
-      {trace.grounding && (
+      {(trace.grounding || trace.artifact) && (
         <div>
           <dt>Grounding</dt>
           <dd data-testid="grounding">
-            {trace.grounding.score != null ? `${(trace.grounding.score * 100).toFixed(0)}%` : "—"}{" "}
-            <span className="muted small">
-              ({trace.grounding.supported}/{trace.grounding.checked} claims supported)
-            </span>
+            {trace.grounding?.score != null ? (
+              <>
+                {(trace.grounding.score * 100).toFixed(0)}%{" "}
+                <span className="muted small">
+                  ({trace.grounding.supported}/{trace.grounding.checked} claims supported)
+                </span>
+              </>
+            ) : (
+              <span title="the artifact states no checkable factual claim">no claims</span>
+            )}
           </dd>
         </div>
       )}
@@ -148,10 +192,13 @@ function Summary({ trace }: { trace: Trace }) {
 
 export function RunDetailPage({ runId }: { runId: string }) {
   const { data: trace, error, loading, reload } = useAsync(() => getRun(runId), [runId]);
+  const timeline = useAsync(() => getTimeline(runId), [runId, trace?.last_seq]);
   if (loading && !trace) return <Loading label="Loading run…" />;
   if (error != null) return <ErrorBox error={error} retry={reload} />;
   if (!trace) return null;
   const sources = citedSources(trace);
+  const cycleIndexes = new Set(trace.cycles.map((c) => c.index));
+  const runWarnings = (trace.warnings as WarningEntry[]).filter((w) => !cycleIndexes.has(w.cycle ?? 0)); // the rest are inline
   const unsupported = trace.grounding?.unsupported ?? [];
   return (
     <div className="detail">
@@ -173,6 +220,11 @@ export function RunDetailPage({ runId }: { runId: string }) {
           <Link className="btn" to={`/compare?a=${runId}`}>
             Compare…
           </Link>
+          <a className="btn" href={traceUrl(runId)} download={`${runId}.trace.json`}>
+            Download trace (.json)
+          </a>
+          {!trace.active && trace.status !== "queued" && <RerunButton runId={runId} model={trace.model} />}
+          <RunActions runId={runId} status={trace.status} active={trace.active} />
           <button type="button" className="btn" onClick={reload}>
             Refresh
           </button>
@@ -187,9 +239,17 @@ export function RunDetailPage({ runId }: { runId: string }) {
         <UsageChart rows={agentRows(trace)} currency={trace.usage?.currency} />
       </section>
 
+      <section aria-labelledby="timeline-h">
+        <h2 id="timeline-h">Timeline</h2>
+        {timeline.error != null ? <ErrorBox error={timeline.error} retry={timeline.reload} /> : timeline.data ? <Timeline data={timeline.data} /> : <Loading label="Loading timeline…" />}
+      </section>
+
       <section aria-labelledby="cycles-h">
         <h2 id="cycles-h">Cycles</h2>
-        {trace.cycles.length === 0 ? <Empty>No cycle recorded.</Empty> : trace.cycles.map((c) => <CycleSection key={c.index} cycle={c} />)}
+        <RetrievalGroups groups={retrievalViews(trace)} where="before the first turn" />
+        {trace.cycles.length === 0 ? <Empty>No cycle recorded.</Empty> : trace.cycles.map((c) => (
+          <CycleSection key={c.index} cycle={c} warnings={(trace.warnings as WarningEntry[]).filter((w) => w.cycle === c.index)} />
+        ))}
         <CheckList checks={trace.final_checks} title="Final checks (after sanitizing)" />
         {trace.sanitize_changes.length > 0 && (
           <details>
@@ -242,11 +302,11 @@ export function RunDetailPage({ runId }: { runId: string }) {
         )}
         <Artifact runId={runId} ledger={runLedger(trace)} />
       </section>
-      {trace.warnings.length > 0 && (
+      {runWarnings.length > 0 && (
         <section aria-labelledby="warn-h">
           <h2 id="warn-h">Warnings</h2>
           <ul>
-            {trace.warnings.map((w, i) => (
+            {runWarnings.map((w, i) => (
               <li key={i}>{String(w.message)}</li>
             ))}
           </ul>

@@ -9,6 +9,9 @@ File format (see ``docs/scripted-model.md``)::
           | {"tool_calls": [{"name": "tool", "arguments": {...}}, ...]}
           | {"error": "connection" | "timeout" | "rate_limit" | "server"}   (+ optional "retry_after")
 
+A content or tool-call object may add ``"delay": SECONDS``: the call waits that long before it
+answers (a model's latency, for benchmarks and cancellation tests).
+
 Each role consumes its own list in order across the whole run (the provider keeps the cursors;
 agents may be rebuilt every cycle). A fault raises the real ``openai`` exception, so the
 :class:`~autogen_pse.models.retry.RetryingClient` around every scripted client retries it and the
@@ -36,6 +39,7 @@ from .messages import function_call_text
 from .tokens import count_many, count_prompt_tokens, count_tokens
 
 FAULTS = ("connection", "timeout", "rate_limit", "server")
+MAX_DELAY = 600.0
 SCRIPTED_MODEL_INFO: ModelInfo = {
     "function_calling": True,
     "json_output": False,
@@ -107,8 +111,8 @@ def _parse_reply(path: Path, where: str, raw: Any) -> Reply:
     if keys - allowed:
         raise _bad(path, where, f"unknown key(s) {sorted(keys - allowed)}; allowed: {sorted(allowed)}")
     delay = raw.get("delay", 0)
-    if isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0:
-        raise _bad(path, f"{where}.delay", "must be a number of seconds >= 0")
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= MAX_DELAY:
+        raise _bad(path, f"{where}.delay", f"must be a number of seconds from 0 to {MAX_DELAY:g}")
     if kind == "content":
         if not isinstance(raw["content"], str):
             raise _bad(path, f"{where}.content", "must be a string")

@@ -125,7 +125,8 @@ def create_app(
         log.error("store error on %s: %s", request.url.path, exc)
         return JSONResponse({"detail": str(exc)}, status_code=500)
 
-    for module in (routers.health, routers.auth, routers.tasks, routers.runs, routers.events, routers.check):
+    for module in (routers.health, routers.auth, routers.tasks, routers.runs, routers.run_actions, routers.stats,
+                   routers.events, routers.check, routers.evals):
         app.include_router(module.router)
     app.include_router(build_router(static_dir))
 

@@ -41,6 +41,8 @@ class TaskOut(_Out):
     vars: dict[str, str] = Field(default_factory=dict, description="default template values")
     tools: dict[str, list[str]] = Field(default_factory=dict)
     knowledge: dict[str, list[str]] = Field(default_factory=dict)
+    inputs: list[str] = Field(default_factory=list, description="every --var the task reads (registry vars and "
+                                                                 "task.md fields)")
     error: str | None = Field(default=None, description="why the task cannot be loaded, if it cannot")
 
 
@@ -94,6 +96,38 @@ class RunCreate(BaseModel):
     vars: TaskVars = Field(default_factory=dict)
 
 
+class VarsIn(BaseModel):
+    """Body of ``POST /api/tasks/{name}/vars``: template values to check (as for a run)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    vars: dict[VarName, VarValue] = Field(default_factory=dict, max_length=50)
+
+
+class VarsOk(_Out):
+    ok: Literal[True] = True
+    task: str
+    vars: dict[str, str] = Field(description="the values a run would use: the task's defaults, then these")
+
+
+class RerunIn(BaseModel):
+    """Body of ``POST /api/runs/{run_id}/rerun``: the same task, vars and limits, with the run's
+    model or ``model``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = Field(default=None, min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f]+$",
+                              description="another model (default: the run's own)")
+
+
+class ResumeIn(BaseModel):
+    """Body of ``POST /api/runs/{run_id}/resume`` (``{}``: the run's own model)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = Field(default=None, min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f]+$")
+
+
 class Empty(BaseModel):
     """An empty JSON object: the body of state changes that need no parameters (send ``{}``)."""
 
@@ -144,6 +178,64 @@ class CancelOut(_Out):
     run_id: str
     cancelled: bool
     status: str
+
+
+class CheckDiffOut(_Out):
+    name: str
+    recorded: bool | None = Field(description="the check's result in the run (None: not run then)")
+    now: bool | None = Field(description="its result now (None: no such check any more)")
+    severity: str
+    detail: str
+
+
+class RecheckOut(_Out):
+    run_id: str
+    passed: bool = Field(description="every current error check passes on the recorded artifact")
+    changed: int = Field(description="checks whose result differs from the recorded one")
+    checks: list[CheckDiffOut]
+
+
+class SpanOut(_Out):
+    kind: Literal["setup", "model", "retry", "tool", "checks"]
+    cycle: int = Field(description="0: before the first cycle")
+    role: str
+    label: str
+    start: float = Field(description="seconds after the run started")
+    seconds: float
+    seq: int = Field(description="the event that closed the span")
+    tokens: int | None = None
+    error: bool = False
+
+
+class TimelineOut(_Out):
+    run_id: str
+    started_at: str | None = None
+    seconds: float = Field(description="first to last event")
+    spans: list[SpanOut]
+
+
+class PointOut(_Out):
+    t: str = Field(description="the bucket's start, or the run's (bucket run), ISO 8601 UTC")
+    runs: int
+    passed: int
+    pass_rate: float
+    tokens: float = Field(description="mean tokens per run")
+    cost: float | None = Field(description="mean cost of the priced runs; None when none is")
+    seconds: float | None = Field(description="mean wall time per run")
+    run_id: str | None = None
+
+
+class SeriesOut(_Out):
+    task: str
+    model: str
+    runs: int
+    points: list[PointOut]
+
+
+class SeriesPage(_Out):
+    bucket: Literal["run", "hour", "day", "week"]
+    runs: int
+    series: list[SeriesOut]
 
 
 # --- trace document --------------------------------------------------------------------------
@@ -261,6 +353,23 @@ class LedgerOut(_Open):
     policy: str | None = None
 
 
+class PromptOut(_Open):
+    """The system prompt one role received in a cycle (rules and retrieved passages included)."""
+
+    sha256: str | None = None
+    chars: int | None = None
+    text: str | None = None
+
+
+class RetryOut(_Open):
+    seq: int | None = None
+    ts: str | None = None
+    role: str | None = None
+    attempt: int | None = None
+    error_kind: str | None = None
+    wait: float | None = None
+
+
 class Cycle(_Open):
     index: int
     kind: str | None = None
@@ -273,6 +382,8 @@ class Cycle(_Open):
     checks: list[Check] = Field(default_factory=list)
     ledger: LedgerOut | None = None
     retrievals: list[Retrieval] = Field(default_factory=list)
+    prompts: dict[str, PromptOut] = Field(default_factory=dict)
+    retries: list[RetryOut] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
 
 

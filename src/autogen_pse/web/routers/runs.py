@@ -28,6 +28,7 @@ from autogen_pse.web.schemas import (
     RunSummary,
     Trace,
 )
+from autogen_pse.web.var_check import run_error_detail
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
 
@@ -95,30 +96,29 @@ def _will_prepare(state: WebState, body: RunCreate) -> bool:
         return False  # submit() reports the problem
 
 
-@router.post("", status_code=202, response_model=RunAccepted, summary="Start a run",
-             responses={**_404, **_422, **POST_ERRORS,
-                        429: {"model": ErrorOut, "description": "the run queue is full"},
-                        503: {"model": ErrorOut, "description": "the run broker (PSE_EXECUTOR=celery) is unreachable"}})
-async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
-    """Validate the request, prepare the task's inputs when they are newer than its facts, and
-    queue the run; it executes in the background (at most ``concurrency`` at once, at most
-    ``concurrency + max_queue`` queued or running, however many requests arrive together)."""
+async def check_model(state: WebState, model: str | None) -> str | None:
+    """``model`` as a web client may ask for it: the model policy (on the spec the run would use)
+    and :func:`confine_model` for a client's own spec (None: the server's default).
+
+    Raises:
+        HTTPException: 422 for a refused model.
+    """
     if state.model_policy is not None:
-        refused = state.model_policy(body.model or state.settings.model)
+        refused = state.model_policy(model or state.settings.model)
         if refused is not None:
             raise HTTPException(status_code=422, detail=f"model not allowed: {refused}")
-    model = body.model
-    if model is not None:  # the server's own default is the operator's choice; a client's is confined
-        try:
-            model = confine_model(model, state.settings.scripted_web_dir)
-        except UserError as exc:
-            raise HTTPException(status_code=422, detail=f"model not allowed: {exc}") from None
-    if not await asyncio.to_thread(_task_known, state, body.task):
-        raise HTTPException(status_code=404, detail=f"unknown task {body.task!r}; see GET /api/tasks")
-    try:  # file vars name the task's own files, never the server's working directory
-        body.vars = await asyncio.to_thread(confine_vars, state.settings.tasks_dir, body.task, body.vars)
+    if model is None:  # the server's own default is the operator's choice; a client's is confined
+        return None
+    try:
+        return confine_model(model, state.settings.scripted_web_dir)
     except UserError as exc:
-        raise HTTPException(status_code=422, detail=str(exc)) from None
+        raise HTTPException(status_code=422, detail=f"model not allowed: {exc}") from None
+
+
+async def admit(state: WebState, request: RunRequest, *, vars_task: str | None = None) -> RunAccepted:
+    """Queue ``request`` within the server's capacity (429 when full); a refused request is 422 (per
+    ``vars`` field when the problem is in the vars of task ``vars_task``), an unreachable run broker
+    503."""
     capacity = (getattr(state.executor, "concurrency", None) or 1) + state.max_queue
     # Check and reserve with no await in between: concurrent requests see each other's reservation.
     if len(state.active()) + state.admitting >= capacity:
@@ -126,11 +126,16 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
                             headers={"Retry-After": "5"})
     state.admitting += 1
     try:
-        prepare = await asyncio.to_thread(_will_prepare, state, body)
-        request = RunRequest(task=body.task, model=model, max_cycles=body.max_cycles, vars=body.vars)
+        prepare = False
+        if request.task and not (request.resume or request.replay):
+            body = RunCreate(task=request.task, vars=request.vars)
+            prepare = await asyncio.to_thread(_will_prepare, state, body)
         run_id = await state.executor.submit(request)
     except UserError as exc:
-        raise HTTPException(status_code=422, detail=str(exc)) from None
+        detail: Any = str(exc)
+        if vars_task is not None:
+            detail = await asyncio.to_thread(run_error_detail, state.settings, vars_task, request.vars, exc)
+        raise HTTPException(status_code=422, detail=detail) from None
     except ServiceError as exc:  # the run broker (PSE_EXECUTOR=celery) does not answer
         raise HTTPException(status_code=503, detail=str(exc), headers={"Retry-After": "10"}) from None
     except PseError as exc:
@@ -139,6 +144,29 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
         state.admitting -= 1
     return RunAccepted(run_id=run_id, prepare=prepare, events_url=f"/api/runs/{run_id}/events",
                        run_url=f"/api/runs/{run_id}")
+
+
+@router.post("", status_code=202, response_model=RunAccepted, summary="Start a run",
+             responses={**_404, **_422, **POST_ERRORS,
+                        429: {"model": ErrorOut, "description": "the run queue is full"},
+                        503: {"model": ErrorOut, "description": "the run broker (PSE_EXECUTOR=celery) is unreachable"}})
+async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
+    """Validate the request, prepare the task's inputs when they are newer than its facts, and
+    queue the run; it executes in the background (at most ``concurrency`` at once, at most
+    ``concurrency + max_queue`` queued or running, however many requests arrive together).
+
+    A problem with ``vars`` (an unknown var, a missing value, a bad input file) is a 422 whose
+    ``detail`` is a list of ``{loc: ["body", "vars", KEY], msg, type}``, as ``POST
+    /api/tasks/{name}/vars`` gives it."""
+    model = await check_model(state, body.model)
+    if not await asyncio.to_thread(_task_known, state, body.task):
+        raise HTTPException(status_code=404, detail=f"unknown task {body.task!r}; see GET /api/tasks")
+    try:  # file vars name the task's own files, never the server's working directory
+        body.vars = await asyncio.to_thread(confine_vars, state.settings.tasks_dir, body.task, body.vars)
+    except UserError as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from None
+    request = RunRequest(task=body.task, model=model, max_cycles=body.max_cycles, vars=body.vars)
+    return await admit(state, request, vars_task=body.task)
 
 
 def load_run(state: WebState, run_id: str) -> dict[str, Any]:
