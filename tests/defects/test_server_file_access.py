@@ -211,7 +211,7 @@ async def test_file_vars_from_the_web_name_the_tasks_own_files_never_the_servers
                                                   "vars": {"holdings": "data/holdings.csv"}})
     for r in answers:
         assert r.status_code == 422, r.text
-        detail = r.json()["detail"]
+        detail = str(r.json()["detail"])  # a message, or per-field ({loc, msg}) for a run's vars
         assert str(cwd) not in detail and "SECRET" not in detail and "SERVER-ONLY" not in detail, detail
         assert "file not found" in detail, detail
     assert ok.status_code == 200, ok.text

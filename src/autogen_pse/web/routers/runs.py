@@ -88,10 +88,10 @@ def _task_known(state: WebState, name: str) -> bool:
     return any(t.name == name for t in load_registry(state.settings.tasks_dir).tasks)
 
 
-def _will_prepare(state: WebState, body: RunCreate) -> bool:
+def _will_prepare(state: WebState, task_name: str, values: dict[str, str]) -> bool:
     try:
-        task = load_task(state.settings.tasks_dir, body.task)
-        return needs_prepare(task, state.settings.state_dir, body.vars)
+        task = load_task(state.settings.tasks_dir, task_name)
+        return needs_prepare(task, state.settings.state_dir, values)
     except PseError:
         return False  # submit() reports the problem
 
@@ -115,10 +115,12 @@ async def check_model(state: WebState, model: str | None) -> str | None:
         raise HTTPException(status_code=422, detail=f"model not allowed: {exc}") from None
 
 
-async def admit(state: WebState, request: RunRequest, *, vars_task: str | None = None) -> RunAccepted:
+async def admit(
+    state: WebState, request: RunRequest, *, vars_task: str | None = None, client_vars: dict[str, str] | None = None
+) -> RunAccepted:
     """Queue ``request`` within the server's capacity (429 when full); a refused request is 422 (per
-    ``vars`` field when the problem is in the vars of task ``vars_task``), an unreachable run broker
-    503."""
+    ``vars`` field when the problem is in the vars of task ``vars_task``, named as the client wrote
+    them: ``client_vars``), an unreachable run broker 503."""
     capacity = (getattr(state.executor, "concurrency", None) or 1) + state.max_queue
     # Check and reserve with no await in between: concurrent requests see each other's reservation.
     if len(state.active()) + state.admitting >= capacity:
@@ -128,13 +130,13 @@ async def admit(state: WebState, request: RunRequest, *, vars_task: str | None =
     try:
         prepare = False
         if request.task and not (request.resume or request.replay):
-            body = RunCreate(task=request.task, vars=request.vars)
-            prepare = await asyncio.to_thread(_will_prepare, state, body)
+            prepare = await asyncio.to_thread(_will_prepare, state, request.task, request.vars)
         run_id = await state.executor.submit(request)
     except UserError as exc:
         detail: Any = str(exc)
         if vars_task is not None:
-            detail = await asyncio.to_thread(run_error_detail, state.settings, vars_task, request.vars, exc)
+            shown = request.vars if client_vars is None else client_vars
+            detail = await asyncio.to_thread(run_error_detail, state.settings, vars_task, shown, exc)
         raise HTTPException(status_code=422, detail=detail) from None
     except ServiceError as exc:  # the run broker (PSE_EXECUTOR=celery) does not answer
         raise HTTPException(status_code=503, detail=str(exc), headers={"Retry-After": "10"}) from None
@@ -162,11 +164,11 @@ async def create_run(body: RunCreate, state: StateDep) -> RunAccepted:
     if not await asyncio.to_thread(_task_known, state, body.task):
         raise HTTPException(status_code=404, detail=f"unknown task {body.task!r}; see GET /api/tasks")
     try:  # file vars name the task's own files, never the server's working directory
-        body.vars = await asyncio.to_thread(confine_vars, state.settings.tasks_dir, body.task, body.vars)
+        values = await asyncio.to_thread(confine_vars, state.settings.tasks_dir, body.task, body.vars)
     except UserError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from None
-    request = RunRequest(task=body.task, model=model, max_cycles=body.max_cycles, vars=body.vars)
-    return await admit(state, request, vars_task=body.task)
+    request = RunRequest(task=body.task, model=model, max_cycles=body.max_cycles, vars=values)
+    return await admit(state, request, vars_task=body.task, client_vars=body.vars)
 
 
 def load_run(state: WebState, run_id: str) -> dict[str, Any]:
