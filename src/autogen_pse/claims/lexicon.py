@@ -221,6 +221,8 @@ def rank_regex(phrase: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w])(?:{body})(?![\w])", re.IGNORECASE)
 
 
+_COMPARATIVES = ("lower", "higher", "low", "high", "less", "more", "most", "least", "bigger", "smaller", "largest",
+                 "smallest", "biggest", "heaviest", "lightest")  # fmt: skip
 _DETERMINERS = ("the", "your", "our", "my", "this", "that", "total", "overall", "entire", "whole", "all",
                 "combined", "aggregate", "portfolio's", "book's", "fund's", "account's")  # fmt: skip
 _MODIFIERS = (*_DETERMINERS, "unrealised", "unrealized", "current", "paper")
@@ -253,6 +255,8 @@ def phrase_regex(
     symbols = [p for p in items if not re.search(r"\w", p)]  # "▼", "↑": they may touch a figure ("▼72.7%")
     body = "|".join(_phrase_body(p, modifiers) for p in words)
     before = r"(?<![\w])" if after_hyphen else r"(?<![\w-])"
+    if modifiers:  # "the lower-volatility option": a metric after a comparative and a hyphen (not "stop-loss")
+        before = "(?:" + before + "|" + "|".join(rf"(?<=\b{w}-)" for w in _COMPARATIVES) + ")"
     # ``phrase_end``: not before a possessive ("of the portfolio" in "of the portfolio's gain")
     parts = [rf"{before}(?:{body})(?![\w])" + (r"(?!['’]s\b)" if phrase_end else "")] if words else []
     parts += [re.escape(p) for p in symbols]
