@@ -42,6 +42,9 @@ def status_of(verifier: Verifier, text: str) -> Status:
         # a table's total row and one with blank cells in a plain-text table
         ("| Holding | Weight | Value |\n|---|---|---|\n| AAPL | 43.85% | 55,755.00 |\n| Total | 100% | 127,157.10 |",
          "| Holding | Weight | Value |\n|---|---|---|\n| AAPL | 43.85% | 55,755.00 |\n| Total | 100% | 137,157.10 |"),
+        # "the three largest" names a set (its combined weight), not the holding ranked first
+        ("The three largest positions add up to 76.3% of the portfolio.",
+         "The three largest positions add up to 86.3% of the portfolio."),
         # an action written as not allowed is checked the other way round
         ("**2) Buy more Google — not allowed.**", "**2) Buy more Amazon — not allowed.**"),
         # "sell some" of an overweight holding is a trim
