@@ -56,9 +56,17 @@ def test_faithful_and_its_twin(portfolio: Verifier, faithful: str, fabricated: s
     assert status_of(portfolio, fabricated) is Status.CONTRADICTED
 
 
-def test_the_cap_in_money(portfolio: Verifier) -> None:
-    assert status_of(portfolio, "30% cap in dollars: ~$38,147.") is Status.SUPPORTED
-    assert status_of(portfolio, "30% cap in dollars: ~$48,147.") is not Status.SUPPORTED  # flagged
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        ("30% cap in dollars: ~$38,147.", "30% cap in dollars: ~$48,147."),  # the cap in money
+        # "add up to" is a total, neither an upper bound nor a gain
+        ("Your five stocks add up to $127,157.", "Your five stocks add up to $137,157."),
+    ],
+)
+def test_faithful_and_its_flagged_twin(portfolio: Verifier, faithful: str, fabricated: str) -> None:
+    assert status_of(portfolio, faithful) is Status.SUPPORTED
+    assert status_of(portfolio, fabricated) in (Status.CONTRADICTED, Status.UNVERIFIABLE)
 
 
 def test_stop_loss_is_no_metric_after_a_hyphen(portfolio: Verifier) -> None:

@@ -117,7 +117,8 @@ _HEDGES = [
     ),
     (
         "under",
-        r"under|less\s+than|below|at\s+most|up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"
+        r"under|less\s+than|below|at\s+most|(?<!\badd\s)(?<!\badds\s)(?<!\badded\s)(?<!\bsum\s)(?<!\bsums\s)"
+        r"(?<!\bcome\s)(?<!\bcomes\s)up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"  # not "add up to"
         r"|<|≤|shy\s+of|short\s+of",
     ),
 ]

@@ -63,8 +63,9 @@ class Relations(Figures):
                 re.IGNORECASE,
             )
             of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
-            top_n = re.search(r"\b(?:two|three|four|five|[2-9])\s*$", before)  # "the three largest positions": a set
-            if top_n or re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$|\bnot\s+(?:the\s+)?$", before) or (
+            top_n = re.search(r"\b(?:two|three|four|five|[2-9])\s*$", before)  # "the three largest positions"
+            among = re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$|\bnot\s+(?:the\s+)?$", before)
+            if top_n or among or (
                 figure_follows and not of_holdings
             ):
                 continue  # "worst drawdown was nearly 58 %": the figure, not a ranking

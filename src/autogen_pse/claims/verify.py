@@ -50,6 +50,7 @@ from .statements import Statements
 from .transitions import reversed_change, terms
 
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
+_TOTAL_UP = re.compile(r"\b(?:add|adds|added|adding|sum|sums|summed|come|comes|tot|tots|totted)\s+$", re.IGNORECASE)
 _TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|overall|grand total)(?![\w])")
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 _ABSENT = re.compile(
@@ -163,7 +164,11 @@ class Verifier(Relations, Statements):
         skip += [(m.start(), m.end()) for m in _TOP_N.finditer(text)]
         dates = find_dates(text)
         skip += [(d.start, d.end) for d in dates]
-        metric_spans = self._metric_spans(text)
+        metric_spans = [  # "they add up to $127k": a total, not a gain ("up")
+            x
+            for x in self._metric_spans(text)
+            if not (text[x[0] : x[1]].lower() == "up" and _TOTAL_UP.search(text[: x[0]]))
+        ]
         topic = _TOPIC_LABEL.match(text)
         if topic and len(re.findall(r"[A-Za-z]{2,}", text[topic.end() :])) >= 4:
             # "**Cap breach:** AAPL at 43.85 % vs a 30 % limit": the label is the topic; the sentence
