@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .cells import aligned, fixed_cells, pipe_cells
+
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # a numbered ALL-CAPS line is a section heading of a plain-text document ("1. EDUCATION", "III. EMPLOYMENT")
@@ -65,38 +67,6 @@ class Unit:
     paragraph: int = 0  # units of one paragraph or bullet share this number
 
 
-def _fixed_cells(line: str, base: int) -> list[tuple[str, int]]:
-    """Cells of a plain-text table row: text separated by two or more spaces, or by tabs (a table
-    pasted from a word processor: each tab ends a cell, so two tabs leave an empty one)."""
-    if "\t" in line.strip():
-        cells, at = [], 0
-        for part in line.split("\t"):
-            lead = len(part) - len(part.lstrip())
-            cells.append((part.strip(), base + at + lead))
-            at += len(part) + 1
-        while cells and not cells[0][0]:
-            cells.pop(0)
-        while cells and not cells[-1][0]:
-            cells.pop()
-        return cells if all(len(c) <= 60 for c, _o in cells) else []
-    cells = [(m.group(0), base + m.start()) for m in re.finditer(r"\S+(?: \S+)*", line)]
-    return cells if all(len(c) <= 60 for c, _o in cells) else []  # prose with double spaces is no table
-
-
-def _aligned(cells: list[tuple[str, int]], base: int, columns: list[tuple[int, int]]) -> list[tuple[str, int]]:
-    """A plain-text row with blank cells, its cells put under the header columns they sit under (the
-    most overlap, else the nearest); the row as it is when two cells would share a column."""
-    out: list[tuple[str, int]] = [("", -1)] * len(columns)
-    for c, o in cells:
-        a, b = o - base, o - base + len(c)
-        overlap = [min(b, e) - max(a, s) for s, e in columns]
-        best = max(range(len(columns)), key=lambda k: (overlap[k], -abs((a + b) - sum(columns[k]))))
-        if out[best][1] != -1:
-            return cells
-        out[best] = (c, o)
-    return [(c, o if o != -1 else base + columns[k][0]) for k, (c, o) in enumerate(out)]
-
-
 def _sentences(text: str, base: int) -> list[tuple[str, int, int]]:
     """``(sentence, start, end)`` with absolute offsets; abbreviations and decimals do not end one."""
     out: list[tuple[str, int, int]] = []
@@ -115,21 +85,6 @@ def _sentences(text: str, base: int) -> list[tuple[str, int, int]]:
     if piece.strip():
         lead = len(piece) - len(piece.lstrip())
         out.append((piece.strip(), base + begin + lead, base + begin + lead + len(piece.strip())))
-    return out
-
-
-def _cells(line: str, base: int) -> list[tuple[str, int]]:
-    """Cells of a table line with the absolute offset of each cell's text."""
-    out: list[tuple[str, int]] = []
-    body_start = line.find("|") + 1 if line.lstrip().startswith("|") else 0
-    pos = body_start
-    for part in re.split(r"(?<!\\)\|", line[body_start:]):
-        stripped = part.strip()
-        lead = len(part) - len(part.lstrip())
-        out.append((stripped, base + pos + lead))
-        pos += len(part) + 1
-    if out and not out[-1][0]:
-        out.pop()
     return out
 
 
@@ -381,12 +336,12 @@ def _split_units(text: str) -> list[Unit]:
         )  # fmt: skip
         if bare_header or ("|" in stripped and (i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]))):
             flush_paragraph()
-            header = [c for c, _o in _cells(line, base)]
+            header = [c for c, _o in pipe_cells(line, base)]
             continue
         if _TABLE_SEP.match(line) and "|" in line:
             continue
         if header and "|" in stripped:
-            cells = _cells(line, base)
+            cells = pipe_cells(line, base)
             paragraph += 1
             start = cells[0][1] if cells else base
             units.append(
@@ -404,8 +359,8 @@ def _split_units(text: str) -> list[Unit]:
                 )
             )
             continue
-        fixed = _fixed_cells(line, base)
-        if len(fixed) >= 3 and any(len(_fixed_cells(lines[j], 0)) >= 3 for j in (i - 1, i + 1) if 0 <= j < len(lines)):
+        fixed = fixed_cells(line, base)
+        if len(fixed) >= 3 and any(len(fixed_cells(lines[j], 0)) >= 3 for j in (i - 1, i + 1) if 0 <= j < len(lines)):
             # a plain-text table whose columns are runs of spaces ("Apple    43.9%    +480%")
             flush_paragraph()
             if not fixed_header and not re.search(r"\d", line) and i + 1 < len(lines):
@@ -417,7 +372,7 @@ def _split_units(text: str) -> list[Unit]:
                 continue
             paragraph += 1
             if fixed_header and len(fixed) != len(fixed_header) and "\t" not in line:  # "total   127,157.10": blanks
-                fixed = _aligned(fixed, base, fixed_columns)
+                fixed = aligned(fixed, base, fixed_columns)
             units.append(
                 Unit(stripped, fixed[0][1], base + len(line.rstrip()), i + 1, "row", section,
                      [t for _l, t in headings], fixed, fixed_header, paragraph=paragraph)

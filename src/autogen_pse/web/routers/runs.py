@@ -26,8 +26,8 @@ from autogen_pse.web.schemas import (
     RunCreate,
     RunPageOut,
     RunSummary,
-    Trace,
 )
+from autogen_pse.web.trace_schemas import Trace
 from autogen_pse.web.var_check import run_error_detail
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
