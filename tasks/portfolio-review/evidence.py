@@ -22,11 +22,11 @@ from autogen_pse.hooks import CheckContext, Fact, task_module
 
 _HERE = Path(__file__).resolve().parent
 _UNITS = {"%": "pct", "units": "units", "days": "days", "holdings": "count", "months": "count", "years": "years"}
-_ALIASES = {
-    "GOOG": ["Alphabet", "Google"],
+_ALIASES = {  # names and the nicknames people use ("the Cupertino crew", "Redmond")
+    "GOOG": ["Alphabet", "Google", "Mountain View"],
     "IBM": ["Big Blue", "International Business Machines"],
-    "MSFT": ["Microsoft"],
-    "AAPL": ["Apple"],
+    "MSFT": ["Microsoft", "Redmond", "Mister Softy", "Mr. Softy"],
+    "AAPL": ["Apple", "Cupertino"],
     "AMZN": ["Amazon", "Amazon.com"],
 }
 

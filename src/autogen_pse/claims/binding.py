@@ -33,6 +33,13 @@ _BENCHMARK = re.compile(
 )
 _FRONTED = re.compile(r"\s*,(?!.*,)|[^,]*,\s*(?:from|of|at|by|to|around|about)\b[^,]*$")
 
+_COPULA_END = re.compile(
+    r"\b(?:was|is|were|are|came to|comes to|stands? at|stood at|sits? at|has been|had been)\s+"
+    r"(?:only\s+|just\s+|still\s+)?(?:about|around|roughly|approximately|some|nearly|almost|~)?\s*$",
+    re.IGNORECASE,
+)
+_APPOSED = re.compile(r"\s*,\s*(?:about|around|roughly|approximately|some|nearly|almost|just|~)?\s*", re.IGNORECASE)
+
 class Binding(VerifierState):
     """What a figure, a rank or an action is about (a part of the Verifier)."""
 
@@ -228,15 +235,17 @@ class Binding(VerifierState):
                 owned = any(
                     o.end <= s
                     and _AFTER_GAP.fullmatch(text[o.end : s])
-                    and any(u in _quantity_units(o) for u in metric.units)
+                    and (any(u in _quantity_units(o) for u in metric.units) or o.unit == "multiple")  # "5.8× cost"
                     for o in qs
                     if o is not q
                 )
+                # "its worst drop while we've owned it was only about 23.5 %": a clause inside the phrase
+                resumed = bool(_COPULA_END.search(gap)) and not re.search(r"[;.]|\bbut\b|\bhowever\b", gap)
                 if (
-                    len(gap) > 40
+                    len(gap) > (70 if resumed else 40)
                     or blocking
                     or owned
-                    or _CLAUSE.search(gap)
+                    or (_CLAUSE.search(gap) and not resumed)
                     or _VERSUS.search(gap)  # "at the 1 March close, compared with the $75,891 it cost"
                     or _BENCHMARK.search(gap)  # "its weight exceeds the 30% cap": the figure is what it is held to
                     or ("," in gap and len(gap) > 25 and not _FRONTED.match(gap))
@@ -288,10 +297,11 @@ class Binding(VerifierState):
                     continue  # "up to a day old": at most, not a rise
                 if m.end() <= q.start:
                     gap = text[m.end() : q.start]
+                    apposed = _APPOSED.fullmatch(gap)  # "a small positive, about 3 percent a year"
                     if (
                         any(m.end() <= o.start and o.end <= q.start for o in others)
-                        or _CLAUSE.search(gap)
-                        or "," in gap
+                        or (_CLAUSE.search(gap) and not apposed)
+                        or ("," in gap and not apposed)
                     ):
                         continue
                     d = len(gap)

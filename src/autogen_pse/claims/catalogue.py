@@ -46,6 +46,11 @@ Interests Awards Up Down Gain Gains Loss Losses Issued Credential Record Appoint
 Status Met Open Closed Failed Passed Done Pending Breach Breached Compliant Flagged Checked Scope Sources Source
 Prepared Owner Reviewer Findings Evidence Result Results Outcome Comment Comments Remarks Target Goal
 Hi Hey Hello Dear Thanks Thank Cheers Regards Best Morning Evening Afternoon Team All Everyone Folks Qs
+Slide Slides Speaker Presenter Chart Figure Fig Table Appendix Agenda Deck Page Section Caption Thinking Thought
+Reasoning Answer Final Draft Question Assistant User Wait Hmm Referees References Level Levels Expert Advanced
+Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approximately Nearly Almost Analyst Chair
+Committee Secretary Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
+Easter Thanksgiving
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -123,11 +128,25 @@ class Catalogue:
         n = _norm(name)
         return n in self._by_name or name in self._by_symbol
 
+    def derives(self, word: str) -> bool:
+        """``word`` is a known name with a short ending: its people or fans ("Googlers", "Amazonians")."""
+        w = word.lower()
+        return any(w.startswith(n) and 0 < len(w) - len(n) <= 4 for n in self._by_name if len(n) >= 5 and " " not in n)
+
 
 def _norm(text: str) -> str:
     return re.sub(r"[\s\-–—]+", " ", re.sub(r"[’']s$|[.,]$", "", text.strip())).lower()
 
 
+_PERSON_BEFORE = re.compile(  # a first name after a word for a person or a sign-off
+    r"\b(?:member|members|editor|secretary|chair|treasurer|president|brother|sister|brother-in-law|sister-in-law|"
+    r"wife|husband|friend|colleague|neighbou?r|welcome|thanks|cheers|regards|love|congratulations|congrats)"
+    r"[,:]?\s+(?:to\s+)?$|^\W*(?:\w+[ -]){0,2}(?:regards|wishes|cheers|thanks|love|yours)[,!]?\s+$",
+    re.IGNORECASE,
+)
+_PERSON_AFTER = re.compile(
+    r"(?:['’]s)?\s*(?:\(|,\s*)(?:our\s+)?(?:secretary|editor|chair|treasurer|president|member)\b", re.IGNORECASE
+)
 _HONORIFIC = re.compile(  # "Mr Sato", "Dr N. Hartmann", "Mrs Oyelaran-Whitfield"; "Hi Tom", "Dear Priya"
     r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sir|Dame|Miss)\.?\s+(?:[A-Z]\.\s*)*(?:[A-Z][\w'’]*-)?$|^(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s"
     r"|(?:^|\n|[,.!]\s)\W*(?:Hi|Hey|Hello|Hiya|Dear|Morning|Thanks|Cheers)[,\s]+$"
@@ -141,6 +160,14 @@ _NUMBER_NAMES = frozenset(
 )
 _LABEL = re.compile(r"(?:\s+(?:in|for|by|at|to|on|of))?\s*:")  # "Based in:", "Submitted for:": a label
 _LABEL_START = re.compile(r"(?:^|[|·•;\n)—–]|\*\*)\W*(?:[\w'’&.-]+\s+){0,3}$")  # … when it opens its line or field
+
+
+def is_person(text: str, start: int, end: int) -> bool:
+    """Is the name ``text[start:end]`` a person's: after an honorific ("Dr N. Hartmann"), a word for a
+    person ("our newest member, Priya"), in a sign-off ("Sun-kissed regards, Edie"), or before a role
+    ("Bev (secretary)")?"""
+    before = text[:start]
+    return bool(_HONORIFIC.search(before) or _PERSON_BEFORE.search(before[-40:]) or _PERSON_AFTER.match(text, end))
 
 
 def is_label(text: str, start: int, end: int) -> bool:
@@ -177,8 +204,9 @@ def unknown_names(
             continue
         before = text[: m.start()]
         at_start = _INITIAL.search(before)
-        if _HONORIFIC.search(before) or _HONORIFIC.match(m.group(0) + " ") or is_label(text, m.start(), m.end()):
-            continue  # "Mr Sato", "Dr N. Hartmann": a person, not an organisation
+        if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or \
+                is_label(text, m.start(), m.end()):
+            continue  # "Mr Sato", "Dr N. Hartmann", "our newest member, Priya", "Bev (secretary)": a person
         if at_start and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
         name = " ".join(words)
@@ -188,6 +216,7 @@ def unknown_names(
             w
             for w in words
             if w not in _STOP_CAPS
+            and not catalogue.derives(w)
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and w.lower() not in _NUMBER_NAMES  # "Nine years of …"
             and w.upper() not in GENERIC_ABBREVIATIONS

@@ -28,7 +28,11 @@ from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
 from .quantities import Quantity, matches
 
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
-_RULE_BEFORE = re.compile(rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?[−-]?$|[≥≤]\s*[−-]?$", re.I)
+_RULE_BEFORE = re.compile(
+    rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?[−-]?$|[≥≤]\s*[−-]?$|"
+    r"\bexcess\s+(?:over|above|beyond)\s+(?:the\s+)?$",  # "the exact excess over 30 % is $17,607.87"
+    re.I,
+)
 _RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
@@ -164,8 +168,10 @@ class Figures(Binding, Derived, Counts):
         if not rate and pair == "from":  # "from roughly $100k to $65k a month": both a month
             nxt = next((o for o in qs if o.start >= q.end), None)
             rate = rate_after(text, nxt.end) if nxt is not None else ""
+        ratio = _as_percent(q)
         for pool in pools:
-            hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate))]
+            hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate))
+                    or (ratio is not None and f.unit == "pct" and matches(ratio, f.value))]
             if hits:
                 unsigned = (  # no sign, no direction word anywhere in the sentence, the metric named
                     not direction
@@ -314,3 +320,14 @@ def _per(f: FactValue, rate: str) -> float:
     if rate and f.rate and rate != f.rate:
         return f.value * RATE_SECONDS[rate] / RATE_SECONDS[f.rate]
     return f.value
+
+
+def _as_percent(q: Quantity) -> Quantity | None:
+    """A fraction printed by a program ("0.4712", "-0.5691", "4.800260": three or more decimals, no
+    unit) read as the percentage it is (47.12 %), or None."""
+    if q.unit != "count" or q.kind != "digits" or abs(q.value) >= 20:
+        return None
+    digits = re.search(r"\.(\d+)", q.text)
+    if digits is None or len(digits.group(1)) < 3:
+        return None
+    return Quantity(q.value * 100, "pct", q.text, q.start, q.end, q.tol * 100, q.hedge, q.sign, q.kind)

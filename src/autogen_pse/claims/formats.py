@@ -171,6 +171,7 @@ def _two_columns(text: str) -> Reading | None:
 _FOOTNOTE = re.compile(r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?=[ \t\n.,;:)*|]|$)|\[\^\w+\]")
 _CHECKBOX = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)\[[ xX✓]\](?=[ \t])", re.M)
 _CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?", re.M)
+_QUOTE_MARK = re.compile(r"^([ \t]*)((?:>[ \t]?)+)", re.M)
 _TOGGLE = re.compile(r"^([ \t]*)[▸▾►▶](?=[ \t])", re.M)
 _PROPERTY = re.compile(r"^([ \t]*[\w ]{2,30})::(?=[ \t])", re.M)
 _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a header or footer line
@@ -210,11 +211,44 @@ def user_turn_lines(text: str) -> set[int]:
     return out
 
 
+_JSON_FENCE = re.compile(r"^[ \t]*```[ \t]*json5?[ \t]*\n(.*?)^[ \t]*```", re.M | re.S | re.I)
+
+
+def _json_as_yaml(text: str) -> str:
+    """A fenced JSON block (a JSON Resume, a report object) read as the YAML it spells: structural
+    characters and the quotes of strings blanked, a string alone on its line made a list item."""
+
+    def plain(m: re.Match[str]) -> str:
+        body, out, in_string, escaped = m.group(1), [], False, False
+        for ch in body:
+            if in_string:
+                out.append(" " if ch == '"' and not escaped else ch)
+                in_string = not (ch == '"' and not escaped)
+                escaped = ch == "\\" and not escaped
+            elif ch == '"':
+                out.append(" ")
+                in_string = True
+            else:
+                out.append(" " if ch in "{}[]," else ch)
+        lines = "".join(out).split("\n")
+        for k, line in enumerate(lines):
+            raw = body.split("\n")[k]
+            item = re.match(r"^(\s+)\"", raw)
+            if item and ":" not in re.sub(r'"(?:[^"\\]|\\.)*"', "", raw) and len(item.group(1)) >= 1:
+                cut = len(item.group(1))
+                lines[k] = line[: cut - 1] + "- " + line[cut + 1 :]
+        start = m.start(1)
+        return m.group(0)[: start - m.start()] + "\n".join(lines) + m.group(0)[m.end(1) - m.start() :]
+
+    return _JSON_FENCE.sub(plain, text)
+
+
 def tidy(text: str) -> str:
-    """Inline HTML tags and link targets in Markdown, footnote
+    """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, footnote
     markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
     property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
     blanked or made plain, every line keeping its length."""
+    text = _json_as_yaml(text)
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
@@ -223,6 +257,7 @@ def tidy(text: str) -> str:
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
     text = _PROPERTY.sub(lambda m: m.group(1) + ": ", text)
+    text = _QUOTE_MARK.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)  # "> - Apple: …" is a bullet
     return _PAGE_LINE.sub(lambda m: " " * len(m.group(0)), text)
 
 

@@ -15,6 +15,7 @@ from ..hooks import CheckResult
 from .formats import read_document, user_turn_lines
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
+from .scenarios import table_is_projection
 from .split import Unit, split_units
 from .verify import Verifier
 
@@ -88,6 +89,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
                 row=row,
                 columns=columns if unit.kind == "row" else None,
                 carried=[e for e in carried if e not in scope],
+                projected=unit.kind == "row" and table_is_projection(artifact, unit.start),
             )
         claims.append(claim)
         if unit.paragraph != last_paragraph:

@@ -149,7 +149,8 @@ _SUPERLATIVE = re.compile(
     r"greatest|best|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|only|sole|No\.?\s*1|"
     r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
-    r"important|notably|recently)\b)[A-Za-z-]+",
+    r"important|notably|recently|sentence|line|bullet|paragraph|section|duty|responsibility|here|item|point|"
+    r"page|thing|draft|pass|impression|look|glance|mention|version|[a-z]+ed)\b)[A-Za-z-]+",
     re.IGNORECASE,
 )
 _NUMBER_WORDS = frozenset(_UNITS_WORDS) | set(_SCALE_WORDS) | set(

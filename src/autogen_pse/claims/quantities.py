@@ -352,6 +352,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
     return _shared_units(text, out)
 
 
+
 def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
     """ "47 and 48 %", "15–20 %": a bare figure joined to the next one takes that one's unit;
     "six minutes instead of forty-five": one joined to the previous one takes that one's."""
@@ -376,7 +377,8 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
             and a.kind in ("digits", "words")
             and b.unit in ("pct", "money", "minutes", "hours", "years", "months", "days")
             and re.fullmatch(r"\s*(?:and|to|or|-|–|/|→|->)\s*", text[a.end : b.start])
-        ):
+            and (not a.value or not b.value or max(abs(a.value), abs(b.value)) <= 20 * min(abs(a.value), abs(b.value)))
+        ):  # ("P/L 9,115 → +241.97 %": two figures of different kinds, not one range)
             out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
     for i in range(len(out) - 2, -1, -1):  # "5 years 2 months", "three years and eight months": one duration
         a, b = out[i], out[i + 1]
@@ -412,6 +414,8 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
     if q.kind == "spoken" and abs(x / 100 - v) <= q.tol / 100 + 1e-9:  # "thirty-eight forty-five": $38.45
         return True
     tol = q.tol + 1e-9 + v * 1e-6
+    if q.kind == "digits" and q.tol < 0.0005 <= v:  # "10.130775" printed by a program: true of 10.13 as shown
+        tol = max(tol, 0.005 + 1e-9)
     if q.hedge == "about":  # "about 15 %" is loose; "about $137.2k" is precise to a few tenths of a percent
         rel = HEDGE_REL if q.kind != "digits" or q.tol * 2 >= x * 0.05 else max(4 * q.tol / max(x, 1e-9), 0.01)
         return abs(x - v) <= max(tol, x * rel)
@@ -428,3 +432,4 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
     if q.unit in ("count", "units") and v == round(v):
         return False  # a whole count is not truncated: "2" is not true of 3
     return q.kind in ("digits", "words") and v - 2 * q.tol - 1e-9 <= x <= v  # "… two sixty-six" of 51,266.60
+

@@ -23,6 +23,10 @@ from .patterns import (
     checked,
 )
 
+_ANY_HOLDING_WITH = re.compile(
+    r"\b(?:a|any|each|every|one)\s+(?:holding|position|stock|name|share)s?\s+(?:with|that|which|whose|where|having)\b",
+    re.IGNORECASE,
+)
 _CLAUSE_SEP = re.compile(r"[·•|;,]")
 _DENIED = re.compile(  # "— not allowed", "is not permitted", "isn't allowed under the rules"
     r"[^.;!?]{0,25}?\b(?:not|n['’]t|never)\s+(?:be\s+)?(?:allowed|permitted)\b|[^.;!?]{0,25}?\bnot an option\b",
@@ -271,6 +275,7 @@ class Relations(Figures):
                 clause = _CLAUSE.split(text[max(0, m.start() - 60) : m.start()])[-1]
                 if (
                     NEAR_WORDS.search(clause)
+                    or _ANY_HOLDING_WITH.search(clause)  # "SELL is only for a holding with a stop-loss trigger"
                     or NEAR_WORDS.search(text[m.end() : m.end() + 20])
                     or (
                         re.search(r"\b(?:level|rule|threshold|limit|line|cap)s?\b", text[m.end() : m.end() + 12])
@@ -363,8 +368,10 @@ class Relations(Figures):
                     )
                 continue
             ok = [x for x in pool if same_date(d.value, x.value)]
-            if not ok and entity is None and d.value[:4] in self.source_years:
-                continue  # a date the sources state ("prices from 2000 to 2010")
+            if not ok and entity is None and (
+                d.value[:4] in self.source_years or any(same_date(d.value, x.value) for x in self.ev.dates)
+            ):
+                continue  # a date the sources state ("prices from 2000 to 2010"), of something the text does not name
             finer = [x for x in ok if len(d.value) > len(x.value)]
             if ok and len(finer) == len(ok):
                 x = finer[0]

@@ -138,7 +138,7 @@ def _bounded(units: list[Unit]) -> list[Unit]:
 
 def split_units(text: str) -> list[Unit]:
     """The claim units of ``text`` in order (see the module docstring)."""
-    return _bounded(_commentary(_letterhead(text, _split_units(text))))
+    return _bounded(_commentary(text, _letterhead(text, _split_units(text))))
 
 
 _COMMENTARY = re.compile(
@@ -149,16 +149,41 @@ _COMMENTARY = re.compile(
 )
 
 
-def _commentary(units: list[Unit]) -> list[Unit]:
-    """Notes about the document itself ("What I changed and why") say nothing about the subject."""
+# a chat app's status line ("Thought for 41 seconds")
+_APP_LINE = re.compile(
+    r"^\W*(?:thought|reasoned|thinking|worked)\s+for\s+(?:\d+|a few)\s*(?:s|sec|secs|seconds?|m|min|mins|minutes?)\b",
+    re.IGNORECASE,
+)
+# an editor's bracketed note about the document ("[Moved the Kafka bullet up because the ad stresses it]")
+_TITLE_MARKS = " \t*_#>🎯📝✏️🛠️💡"
+_EDIT_NOTE = re.compile(r"\[([^\[\]\n]{12,})\]")
+_EDIT_WORDS = re.compile(
+    r"\b(?:moved|kept|dropped|removed|added|reordered|reworded|rephrased|cut|trimmed|renamed|merged|shortened|"
+    r"expanded|left out|goes first|put|the ad|the ad's|the job ad|the posting|the role|the listing)\b",
+    re.IGNORECASE,
+)
+
+
+def _commentary(text: str, units: list[Unit]) -> list[Unit]:
+    """Notes about the document itself ("What I changed and why", "[Moved … up]") say nothing about
+    the subject."""
+    notes = [(m.start(), m.end()) for m in _EDIT_NOTE.finditer(text) if _EDIT_WORDS.search(m.group(1))]
     for u in units:
-        if u.kind != "heading" and (_COMMENTARY.search(u.section) or any(_COMMENTARY.search(c) for c in u.context)):
+        titled = _COMMENTARY.match(u.text, len(u.text) - len(u.text.lstrip(_TITLE_MARKS)))  # "🎯 Tailoring notes"
+        titled = titled if titled and re.match(r"\s*(?::|\s{2}|$)", u.text[titled.end() :]) else None
+        if u.kind != "heading" and (_COMMENTARY.search(u.section) or any(_COMMENTARY.search(c) for c in u.context)
+                                    or titled or _APP_LINE.search(u.text) or any(a <= u.start < b for a, b in notes)):
             u.kind = "meta"
     return units
 
 
 _TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "latex", "tex", "html", "")
 _YAML_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z$][\w .&/()$%'-]{0,40}?)\s*:(?:\s+(.*))?$")
+
+
+_NAMING_KEYS = frozenset(
+    "name company employer organization organisation institution school university symbol ticker holding".split()
+)
 
 
 def _yaml_lines(lines: list[str]) -> list[bool]:
@@ -168,8 +193,10 @@ def _yaml_lines(lines: list[str]) -> list[bool]:
     i = 0
     while i < len(lines):
         j = i
-        while j < len(lines) and lines[j].strip() and (
-            _YAML_KEY.match(lines[j]) or (lines[j].lstrip().startswith("- ") and lines[j].startswith(" "))
+        while j < len(lines) and (lines[j].strip() or (j > i and lines[j])) and (  # blanked JSON braces
+            not lines[j].strip()
+            or _YAML_KEY.match(lines[j])
+            or (lines[j].lstrip().startswith("- ") and lines[j].startswith(" "))
         ):
             j += 1
         run = range(i, j)
@@ -290,8 +317,12 @@ def _split_units(text: str) -> list[Unit]:
             if item and not value:
                 keys.append((indent, item.group(1)))  # "AMZN:", "work:": opens a block
                 continue
+            if not stripped:  # a blanked brace of a JSON block
+                continue
             if stripped.startswith("- ") and item:  # "- name: Brightline Payments Ltd": names its list item
                 keys.append((indent, value))
+            elif item and item.group(1).strip().lower() in _NAMING_KEYS:  # JSON: "name": "Brightline …"
+                keys = [(ind, k) for ind, k in keys if ind != indent - 1] + [(indent - 1, value)]
             paragraph += 1
             start = base + len(line) - len(line.lstrip(" -"))
             body = line[start - base :].rstrip()

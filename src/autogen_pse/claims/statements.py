@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .catalogue import _HONORIFIC, _STOP_CAPS, Mention, is_label, unknown_names
+from .catalogue import _STOP_CAPS, Mention, is_label, is_person, unknown_names
 from .catalogue import GENERIC_ABBREVIATIONS as _ABBREVIATIONS
 from .lexicon import content_words, stem
 from .model import Finding, Status
@@ -95,7 +95,8 @@ class Statements(VerifierState):
             and w not in _STOP_CAPS
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and not _INITIAL.search(text[:s])
-            and not _HONORIFIC.search(text[:s])  # a person ("Mr Castell noted …")
+            and not is_person(text, s, s + len(w))  # a person ("Mr Castell noted …", "Bev (secretary)")
+            and not self.catalogue.derives(w)  # "the Googlers"
             and not is_label(text, s, s + len(w))  # a label ("Based in: Manchester")
             and not (text[s + len(w) : s + len(w) + 1] == "." and w.lower() in self.known_prefixes)  # "Assoc."
         ]

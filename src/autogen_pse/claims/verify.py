@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import re
 
+from .arithmetic import check_computations
 from .catalogue import Catalogue, is_label
 from .dates import find_dates, name_spans
 from .evidence import Evidence, FactValue, Metric
+from .idioms import per_dollar, with_one_of
 from .lexicon import (
     ADVICE,
     IMPERATIVE_START,
@@ -46,6 +48,7 @@ from .patterns import (
 from .periods import rate_after
 from .quantities import Quantity, find_quantities
 from .relations import Relations
+from .scenarios import excuse_projected, projection_start
 from .statements import Statements
 from .transitions import reversed_change, terms
 
@@ -62,6 +65,8 @@ _ABSENT = re.compile(
     re.IGNORECASE,
 )
 
+
+_PROFILE_KEY = re.compile(r"\b(?:network|profiles?|platform|site)\s*:\s*$", re.IGNORECASE)
 
 class Verifier(Relations, Statements):
     """Compiled once per :class:`Evidence`; :meth:`verify` checks one unit."""
@@ -141,11 +146,13 @@ class Verifier(Relations, Statements):
         row: dict[str, str] | None = None,
         columns: list[tuple[str, int, int]] | None = None,
         carried: list[str] | None = None,
+        projected: bool = False,
     ) -> Claim:
         """Fill ``claim`` (status, entities, findings) from ``text``. ``scope``: the entities its
         context names (heading, entry, table row, bullet lead-in); ``carried``: the entity of the
         previous sentence of the paragraph (a weaker guess); ``row``: the header→cell map of a table
-        row and ``columns`` where each cell's text is in ``text``."""
+        row and ``columns`` where each cell's text is in ``text``; ``projected``: the unit is part of
+        a projection (a table introduced as the state after the proposed trades)."""
         carried = carried or []
         scope = [*scope, *carried]
         markers = [(m.start(), m.end()) for m in _MARKERS.finditer(text)]
@@ -175,9 +182,11 @@ class Verifier(Relations, Statements):
             # after it says what its figures measure ("**Volatility:** 47 %" keeps its label)
             metric_spans = [x for x in metric_spans if x[0] >= topic.end()]
         skip += [(s, e) for s, e, m in metric_spans if any(ch.isdigit() for ch in text[s:e])]
-        quantities = find_quantities(text, skip)
+        quantities = with_one_of(text, per_dollar(text, find_quantities(text, skip)))  # "only one of the five …"
         findings: list[Finding] = []
         used: set[int] = set()
+        own = [*(m.entity for m in mentions), *scope]
+        findings += check_computations(text, quantities, self.ev.facts, used, own)  # "Cost 250 × 38.45 = 9,612.50"
         findings += self._counts(text, quantities, used)
         findings += self._ranks(text, mentions, scope)
         findings += self._actions(text, mentions, scope, row)
@@ -259,7 +268,8 @@ class Verifier(Relations, Statements):
             lo = max((x.end() for x in re.finditer(r"[;.]\s", text[: m.start])), default=0)
             hi = min((m.end + x.start() for x in re.finditer(r";|\.\s", text[m.end :])), default=len(text))
             link = re.match(rf"\s*[:|]?\s*(?:https?://)?(?:www\.)?{re.escape(m.text.lower())}\.", text[m.end :].lower())
-            labelled = is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
+            labelled = (is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
+                        or bool(_PROFILE_KEY.search(text, 0, m.start)))  # JSON Resume: "network": "GitHub"
             if known is not None and not known.in_sources and not _ABSENT.search(text, lo, hi) and not link \
                     and not labelled:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
@@ -280,6 +290,10 @@ class Verifier(Relations, Statements):
             findings += self._statement(text, found, skip + [(q.start, q.end) for q in quantities])
             if self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings):
                 findings += self._superlatives(text)
+        if projected:  # a table of the state after the proposed trades
+            excuse_projected(findings)
+        elif (begins := projection_start(text)) is not None:  # "after the trim the weight is just under 30 %"
+            excuse_projected(findings, text, begins)
         if generic:  # a rule's direction ("a loss of 10 per cent") is no holding's or the portfolio's
             for f in findings:
                 if f.kind in ("direction", "flag") and f.status is Status.CONTRADICTED:

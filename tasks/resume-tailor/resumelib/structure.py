@@ -38,6 +38,7 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("awards", "Awards", ("awards", "honors", "honours")),
     ("languages", "Languages", ("languages", "spoken languages")),
     ("interests", "Interests", ("interests", "hobbies")),
+    ("referees", "Referees", ("referees", "references")),
 )
 CANONICAL = {cls: name for cls, name, _ in SECTION_CLASSES}
 SECTION_ORDER = (

@@ -1,0 +1,147 @@
+"""Computations written out: "Cost 250 × 38.45 = 9,612.50", "1 / 0.274 ≈ 3.65", "55,755 − 38,147.13 = 17,607.87".
+
+Models that show their working (and analysts) write the inputs of a figure next to it. The
+inputs are operands, not claims about what the sentence's metric word names ("250" is not a cost).
+A computation is checked as arithmetic: when its operands are figures of the sources and it gives
+its result at the precision written, the result is supported by the computation; when it gives a
+clearly different result, the result is contradicted. Anything else is left to the figure checks.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .evidence import FactValue
+from .model import Finding, Status
+from .quantities import Quantity, matches
+
+_OPS: dict[str, Callable[[float, float], float]] = {
+    "×": operator.mul, "x": operator.mul, "*": operator.mul, "·": operator.mul,
+    "/": operator.truediv, "÷": operator.truediv,
+    "+": operator.add, "-": operator.sub, "−": operator.sub, "–": operator.sub,
+}  # fmt: skip
+_OPERATOR = re.compile(r"\s*([×x*·/÷+−–-])\s*")
+_EQUALS = re.compile(r"\s*(?:=|≈|~=|≃)\s*")
+_LEADING_OPERATOR = re.compile(r"[×*·/÷]\s*$")
+_WORKING = re.compile(
+    r"\b(?:let me|let's|estimate|estimating|try|trying|guess|sanity|too (?:high|low)|close enough|wait|hmm|"
+    r"recompute)\b",
+    re.IGNORECASE,
+)
+_ROUNDED = re.compile(r"\s*(?:→|->|≈|~|, or|, i\.e\.)\s*")
+_WRONG_BY = 0.02  # a result this far (relative) from the computation is wrong, not rounded
+
+
+@dataclass
+class Computation:
+    operands: list[int]  # indexes into the sentence's quantities
+    operators: list[str]
+    result: int | None  # the written result ("= 9,612.50"), if any
+
+    def value(self, qs: Sequence[Quantity]) -> float | None:
+        """The computation's value (× and / before + and −), or None (division by zero)."""
+        terms: list[float] = [_operand(qs[self.operands[0]])]
+        signs: list[str] = []
+        try:
+            for op, i in zip(self.operators, self.operands[1:], strict=True):
+                x = _operand(qs[i])
+                if op in "+-−–":
+                    signs.append(op)
+                    terms.append(x)
+                else:
+                    terms[-1] = _OPS[op](terms[-1], x)
+        except ZeroDivisionError:
+            return None
+        total = terms[0]
+        for op, x in zip(signs, terms[1:], strict=True):
+            total = _OPS[op](total, x)
+        return total
+
+
+def _operand(q: Quantity) -> float:
+    return q.value / 100 if q.unit == "pct" else q.value  # "30% of …" / "× 30 %": a fraction
+
+
+def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
+    """The computations of ``text``: two or more figures joined by operators, with an optional
+    ``=``/``≈`` result. A chain that starts with an operator ("× 0.4385 = 55,758": the left operand
+    written earlier) is one too, its operands unknown."""
+    out: list[Computation] = []
+    i = 0
+    while i < len(qs) - 1:
+        operands, operators = [i], []
+        j = i
+        while j + 1 < len(qs):
+            gap = text[qs[j].end : qs[j + 1].start]
+            m = _OPERATOR.fullmatch(gap)
+            if m is None or (m.group(1) in "x-–" and not (gap[:1].isspace() and gap[-1:].isspace())):
+                break  # "2-10 years", "5.8x": a range, a multiple
+            operators.append(m.group(1))
+            operands.append(j + 1)
+            j += 1
+        result = None
+        if j + 1 < len(qs) and _EQUALS.fullmatch(text[qs[j].end : qs[j + 1].start]):
+            result = j + 1
+        led = bool(_LEADING_OPERATOR.search(text[max(0, qs[i].start - 3) : qs[i].start]))
+        if result is None and (any(op in "-–" for op in operators) or any(qs[k].unit != "count" for k in operands)):
+            # "10 – 15 %": a range; "$14.9k / 10% / +$9.1k": a list; unless a result follows
+            operators, operands, j = [], [i], i
+        if operators or (led and result is not None):
+            out.append(Computation(operands, operators if not led else [], result))
+            i = (result if result is not None else j) + 1
+        else:
+            i += 1
+    return out
+
+
+def check_computations(
+    text: str, qs: Sequence[Quantity], facts: Sequence[FactValue], used: set[int], entities: Sequence[str] = ()
+) -> list[Finding]:
+    """Findings for the operands and results of the computations in ``text``; their indexes are
+    added to ``used`` (the figure checks skip them). Operands are looked up among the facts of
+    ``entities`` (the sentence's) first."""
+    out: list[Finding] = []
+    computations = find_computations(text, qs)
+    if computations:
+        facts = sorted(facts, key=lambda f: f.entity not in entities)
+    working = bool(_WORKING.search(text))
+    for c in computations:
+        sourced = [next((f for f in facts if matches(qs[i], f.value, signed=False)), None) for i in c.operands]
+        for i in c.operands:
+            used.add(i)
+            out.append(Finding(kind="figure", text=qs[i].text, status=Status.NONE, note="an operand of a computation"))
+        if c.result is not None and working and (not c.operators or None in sourced):
+            used.add(c.result)  # "let me estimate: 127,157 × 0.44 = 55,949, a bit too high": working, not a claim
+            out.append(Finding(kind="figure", text=qs[c.result].text, status=Status.NONE, note="a trial computation"))
+        if c.result is None or not c.operators or c.result in used:
+            continue
+        value = c.value(qs)
+        r = qs[c.result]
+        if value is None:
+            continue
+        expression = text[qs[c.operands[0]].start : r.end]
+        candidates = [value, value * 100] if r.unit == "pct" else [value]
+        if any(matches(r, v, signed=False) or abs(abs(v) - abs(r.value)) <= abs(r.value) * 0.005 for v in candidates):
+            if all(f is not None for f in sourced):
+                used.add(c.result)
+                ids = [f.id for f in sourced if f is not None]
+                out.append(Finding(kind="figure", text=r.text, status=Status.SUPPORTED, evidence=ids[:3],
+                                   note=f"computed from {', '.join(ids[:3])}"))  # fmt: skip
+                after = c.result + 1  # "≈ 78.95 → 79 whole shares": the result rounded
+                if after < len(qs) and _ROUNDED.fullmatch(text[r.end : qs[after].start]) and \
+                        abs(qs[after].value - r.value) <= max(0.5, abs(r.value) * 0.005):
+                    used.add(after)
+                    out.append(Finding(kind="figure", text=qs[after].text, status=Status.SUPPORTED, evidence=ids[:3],
+                                       note=f"{r.text} rounded"))  # fmt: skip
+        elif all(abs(abs(v) - abs(r.value)) > abs(v) * _WRONG_BY for v in candidates):
+            used.add(c.result)
+            out.append(Finding(kind="figure", text=r.text, status=Status.CONTRADICTED,
+                               note=f"{expression}: the computation gives {_shown(value)}"))  # fmt: skip
+    return out
+
+
+def _shown(value: float) -> str:
+    return f"{value:,.2f}" if abs(value) >= 1 else f"{value:.4g}"
