@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .cli_trace import NARROW
 from .errors import EXIT_NOT_PASS, EXIT_PASS, EXIT_RUN_ERROR, UserError
 
 if TYPE_CHECKING:
@@ -145,6 +146,18 @@ def print_report(console: Console, report: EvalReport, store: object) -> None:
 def _print_list(rows: list[EvalRow], count: int, json_out: bool) -> None:
     if json_out:
         out.print_json(json.dumps({"data": [r.model_dump() for r in rows], "count": count}))
+        return
+    if out.width < NARROW:  # 80 columns: the eval id whole, then what fits (details: --json)
+        table = Table("eval id", "started (UTC)", "task", "runs", "PASS", box=None, pad_edge=False)
+        for column in table.columns:
+            column.no_wrap = True
+        table.columns[2].overflow = "ellipsis"
+        for r in rows:
+            table.add_row(r.eval_id, r.started_at[5:16].replace("T", " "), escape(r.task), f"{r.done}/{r.runs}",
+                          str(r.passed))
+        out.print(table)
+        if count > len(rows):
+            out.print(f"{len(rows)} of {count} evals")
         return
     table = Table("eval id", "task", "models", "status", "runs", "PASS", "verified", "started")
     for r in rows:

@@ -190,9 +190,8 @@ def print_summary(console: Console, result: Any) -> None:
                             f"in {u['model_calls']} calls")
     cost = "unknown (model not in the price table)" if u["cost"] is None else f"{u['cost']:.6f} {u['currency']}"
     table.add_row("cost", cost)
-    table.add_row("artifact", f"{result.artifact_path or '—'} ({'verified' if result.verified else 'unverified'}"
-                  f", {getattr(result, 'artifact_mode', 'prose')})")
-    table.add_row("trace", result.trace_dir)
+    table.add_row("artifact", f"{'verified' if result.verified else 'unverified'}, "
+                              f"{getattr(result, 'artifact_mode', 'prose')}")
     for check in getattr(result, "checks", []):
         mark = "[green]✓ passed[/]" if check["ok"] else (
             "[red]✗ failed[/]" if check["severity"] == "error" else "[yellow]! warning[/]")
@@ -200,6 +199,9 @@ def print_summary(console: Console, result: Any) -> None:
     table.add_row("ended", escape(ending(result)))
     console.rule("summary")
     console.print(table)
+    # paths whole on one line at any width (a terminal wraps them; copy and paste still works)
+    console.print(f"artifact  {escape(result.artifact_path or '—')}", soft_wrap=True, highlight=False)
+    console.print(f"trace     {escape(result.trace_dir)}", soft_wrap=True, highlight=False)
 
 
 def ending(result: Any) -> str:

@@ -38,7 +38,7 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
 def _wait_finished(base: str, run_id: str, timeout: float = 120) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        doc = httpx.get(f"{base}/api/runs/{run_id}").json()
+        doc = httpx.get(f"{base}/api/runs/{run_id}", timeout=30).json()  # the server is busy running it
         if not doc.get("active") and doc["status"] not in ("queued", "running"):
             return doc
         assert time.monotonic() < deadline, f"run {run_id} still {doc['status']}"
@@ -99,7 +99,7 @@ def test_run_detail_claims_mode(server: ServerThread, page: Any) -> None:
     from playwright.sync_api import expect
 
     base = server.base_url
-    accepted = httpx.post(f"{base}/api/runs", json={"task": "portfolio-review", "max_cycles": 3})
+    accepted = httpx.post(f"{base}/api/runs", json={"task": "portfolio-review", "max_cycles": 3}, timeout=30)
     assert accepted.status_code == 202, accepted.text
     run_id = accepted.json()["run_id"]
     doc = _wait_finished(base, run_id)

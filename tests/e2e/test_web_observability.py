@@ -36,7 +36,7 @@ WIDTHS = (1400, 390)
 def _wait(base: str, run_id: str, timeout: float = 90) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        doc: dict[str, Any] = httpx.get(f"{base}/api/runs/{run_id}").json()
+        doc: dict[str, Any] = httpx.get(f"{base}/api/runs/{run_id}", timeout=30).json()
         if doc.get("status") not in ("queued", "running") and not doc.get("active"):
             return doc
         time.sleep(0.2)

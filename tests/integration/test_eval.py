@@ -26,9 +26,9 @@ def _env(tmp: Path) -> dict[str, str]:
             "PSE_RETRY_MAX_DELAY": "0.01", "PSE_MODEL": "scripted-facts"}
 
 
-def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def cli(tmp: Path, *args: str, columns: int = 200) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True,
-                          env=_env(tmp), timeout=300, cwd=tmp)
+                          env={**_env(tmp), "COLUMNS": str(columns)}, timeout=300, cwd=tmp)
 
 
 def _paths(stdout: str) -> tuple[Path, Path]:
@@ -88,6 +88,8 @@ def test_portfolio_dataset_two_models_table_json_html(tmp_path: Path) -> None:
     evals = json.loads(cli(tmp_path, "eval", "--list", "--json").stdout)
     assert evals["count"] == 1 and evals["data"][0]["eval_id"] == report["eval_id"]
     assert evals["data"][0]["status"] == "completed" and evals["data"][0]["passed"] == 4
+    narrow = cli(tmp_path, "eval", "--list", columns=80).stdout  # the id whole, every line within 80 columns
+    assert report["eval_id"] in narrow and max(len(line) for line in narrow.splitlines()) <= 80, narrow
 
 
 @pytest.mark.timeout(300)

@@ -168,3 +168,34 @@ def test_a_json_resume_is_read_entry_by_entry(resume: Verifier) -> None:
     swapped = build_ledger(cv("Brightline Payments Ltd"), resume)  # the Kafka move was at Harbourside
     assert [c.text for c in swapped.contradicted] == [
         "Moved nightly batch jobs to Kafka streams, cutting data delays from 24 hours to 15 minutes."]
+
+
+def test_an_emails_quoted_messages_header_and_signature_are_no_claims(portfolio: Verifier) -> None:
+    text = ("Subject: Re: Apple\nDate: Tue, 2 Mar 2010 09:14:52 -0500\n\nHi Dana,\n\n"
+            "Apple is 43.85% of the portfolio.\n\nBest,\nMartin\n\n--\nMartin Keogh\nKeogh Wealth Partners\n\n"
+            "On Mon, 1 Mar 2010, Dana Whitfield wrote:\n> My brother-in-law says Apple must be about half my portfolio.\n"
+            ">> And Microsoft is up 30%?\n")
+    ledger = build_ledger(text, portfolio)
+    assert not ledger.contradicted and not ledger.unverifiable, [c.why() for c in ledger.claims if c.findings]
+    assert build_ledger(text.replace("43.85%", "53.85%"), portfolio).contradicted  # the reply itself is checked
+
+
+def test_a_podcast_transcript(portfolio: Verifier) -> None:
+    text = ("TOM: I'm Tom.\n\nJESS: And I'm Jess. Let's go name by name. Apple.\n\n"
+            "TOM: Apple is fifty— no, sorry, forty-four percent of the portfolio.\n\n"
+            "JESS: Gain about forty-six thousand one hundred.\n\n"
+            "TOM: Stop-loss at minus twenty percent from cost. If you've held something for two years or more "
+            "and it's down ten percent or worse, that's a long-held loss.\n\nJESS: Ten years, man.\n")
+    ledger = build_ledger(text, portfolio)
+    assert not ledger.contradicted and not ledger.unverifiable, [c.why() for c in ledger.claims if c.findings]
+    wrong = text.replace("forty-four percent", "fifty-four percent")
+    assert build_ledger(wrong, portfolio).contradicted
+
+
+def test_a_plain_text_timeline_cv(resume: Verifier) -> None:
+    text = ("EXPERIENCE\n───────────────────────────────\n\n"
+            "  2020 ──●── now   Senior Backend Engineer @ Brightline Payments Ltd\n"
+            "         ├─ Designed an idempotent payments API in Go — 1,200 req/s at peak\n"
+            "         └─ Cut monthly cloud spend by 35% (−$420k/yr)\n")
+    assert not build_ledger(text, resume).contradicted
+    assert build_ledger(text.replace("1,200", "2,400"), resume).contradicted

@@ -49,3 +49,14 @@ def test_summary_lists_every_final_check_and_why_the_run_ended() -> None:
     assert "check structure" in text and "✓ passed" in text and "✗ failed" in text
     assert "the max_cycles limit was reached without a PASS (2 cycle(s))" in text
     assert "structured" in text
+
+
+def test_summary_prints_paths_whole_at_80_columns() -> None:
+    console = Console(record=True, width=80, force_terminal=False)
+    path = "/home/someone/projects/autogen-pse/traces/01M8SJVDWEDESVPYP3P5NCMPH4/artifact.md"
+    result = RunResult(run_id="r", task="portfolio-review", status="finished", verdict="PASS", reason="OK", cycles=1,
+                       usage={"prompt_tokens": 1, "completion_tokens": 1, "model_calls": 3, "cost": 0.0,
+                              "currency": "USD"}, trace_dir=path.rsplit("/", 1)[0], artifact_path=path, verified=True)
+    print_summary(console, result)
+    lines = console.export_text().splitlines()
+    assert f"artifact  {path}" in lines and f"trace     {path.rsplit('/', 1)[0]}" in lines

@@ -180,6 +180,8 @@ def test_vars_are_checked_field_by_field(client: httpx.Client) -> None:
     assert "absolute paths" in fields({"vars": {"holdings": "/etc/passwd"}})["holdings"]
     missing = fields({"vars": {"prices": "tasks/portfolio-review/data/no-such.csv"}})
     assert list(missing) == ["prices"], missing
+    assert "tasks/portfolio-review/data/no-such.csv" in missing["prices"]
+    assert str(ROOT) not in missing["prices"], missing  # the server's own folders are not shown
     assert client.post("/api/tasks/no-such-task/vars", json={"vars": {}}).status_code == 404
     assert client.post("/api/tasks/BAD/vars", json={"vars": {}}).status_code == 422
     # a run with a bad var is refused the same way, field by field, and nothing starts

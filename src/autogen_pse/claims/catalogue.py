@@ -141,11 +141,14 @@ def _norm(text: str) -> str:
 _PERSON_BEFORE = re.compile(  # a first name after a word for a person or a sign-off
     r"\b(?:member|members|editor|secretary|chair|treasurer|president|brother|sister|brother-in-law|sister-in-law|"
     r"wife|husband|friend|colleague|neighbou?r|welcome|thanks|cheers|regards|love|congratulations|congrats)"
-    r"[,:]?\s+(?:to\s+)?$|^\W*(?:\w+[ -]){0,2}(?:regards|wishes|cheers|thanks|love|yours)[,!]?\s+$",
+    r"[,:]?\s+(?:to\s+)?$|^\W*(?:\w+[ -]){0,2}(?:regards|wishes|cheers|thanks|love|yours)[,!]?\s+$"
+    r"|\b(?:I'm|I am|my name is|call (?:her|him|me|them))\s+$|\bhosts?\s*:[^\n]*$",
     re.IGNORECASE,
 )
-_PERSON_AFTER = re.compile(
-    r"(?:['’]s)?\s*(?:\(|,\s*)(?:our\s+)?(?:secretary|editor|chair|treasurer|president|member)\b", re.IGNORECASE
+_PERSON_AFTER = re.compile(  # "Bev (secretary)", "Dana Whitfield wrote:"
+    r"(?:['’]s)?\s*(?:\(|,\s*)(?:our\s+)?(?:secretary|editor|chair|treasurer|president|member)\b"
+    r"|\s+(?:wrote|said|says|asked|asks)\b",
+    re.IGNORECASE,
 )
 _HONORIFIC = re.compile(  # "Mr Sato", "Dr N. Hartmann", "Mrs Oyelaran-Whitfield"; "Hi Tom", "Dear Priya"
     r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sir|Dame|Miss)\.?\s+(?:[A-Z]\.\s*)*(?:[A-Z][\w'’]*-)?$|^(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s"

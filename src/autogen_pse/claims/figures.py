@@ -29,7 +29,7 @@ from .quantities import Quantity, matches
 
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
 _RULE_BEFORE = re.compile(
-    rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?[−-]?$|[≥≤]\s*[−-]?$|"
+    rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$|[≥≤]\s*[−-]?$|"
     r"\bexcess\s+(?:over|above|beyond)\s+(?:the\s+)?$",  # "the exact excess over 30 % is $17,607.87"
     re.I,
 )
@@ -170,7 +170,8 @@ class Figures(Binding, Derived, Counts):
             rate = rate_after(text, nxt.end) if nxt is not None else ""
         ratio = _as_percent(q)
         for pool in pools:
-            hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate))
+            hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate),
+                                               signed=self._signed(f))  # "−$420k/yr" of an unsigned saving
                     or (ratio is not None and f.unit == "pct" and matches(ratio, f.value))]
             if hits:
                 unsigned = (  # no sign, no direction word anywhere in the sentence, the metric named
@@ -212,6 +213,12 @@ class Figures(Binding, Derived, Counts):
         if elsewhere:
             note += f"; {q.text} is {elsewhere[0].id}"
         status = Status.NONE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED  # a hypothesis claims nothing
+        unnamed = entity is None and not mentions and not _GLOBAL_NEAR.search(text) and [
+            f for m in metrics for f in self.ev.facts if f.metric == m.name and f.entity and matches(q, f.value)]
+        if status is Status.CONTRADICTED and unnamed:  # "Gain about forty-six thousand one hundred.": a reply
+            # about the holding just discussed, which the sentence does not name — true of one, not checkable
+            return Finding(kind="figure", text=q.text, status=Status.NONE, evidence=[unnamed[0].id],
+                           note=f"{q.text} is {unnamed[0].id}, of a holding the sentence does not name"), metrics
         proposal = column in self.ev.proposal_columns or bool(
             self.action_any
             and self.action_any.search(text[max(0, q.start - 22) : q.start])
@@ -305,6 +312,11 @@ class Figures(Binding, Derived, Counts):
                 evidence=[d.id for d in ok[:2]],
                 note=f"{ok[0].id} = {ok[0].display or round(ok[0].years, 2)}",
             )
+        if entity is None and any(
+            matches(scaled, d.years) or (q.unit == "years" and completed_years(scaled, d.years))
+            for d in self.ev.durations if d.entity is not None
+        ):  # "Ten years, man.": a reply about a holding the sentence does not name
+            return Finding(kind="duration", text=q.text, status=Status.NONE, note=f"{q.text}: of something not named")
         d = pool[0]
         return Finding(
             kind="duration",

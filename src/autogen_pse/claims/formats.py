@@ -211,6 +211,37 @@ def user_turn_lines(text: str) -> set[int]:
     return out
 
 
+_ATTRIBUTION = re.compile(r"^[ \t>]*(?:On\b.{4,120}\bwrote:|-{2,}\s*(?:Original|Forwarded) Message\s*-{2,})\s*$",
+                          re.I | re.M)
+_MAIL_HEADER = re.compile(r"^(?:Subject|From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.I)
+_SIGNATURE = re.compile(r"^(?:-- ?|—|Sent from my \w+.*)$")
+
+
+def quoted_lines(text: str) -> set[int]:
+    """The lines (1-based) of an e-mail that its author did not write as the review: the header block,
+    the quoted earlier messages ("On Mon, 1 Mar 2010, Dana wrote:" and the ">" lines under it) and
+    the signature ("-- " and what follows up to the next blank line)."""
+    lines = text.split("\n")
+    out: set[int] = set()
+    top = 0
+    while top < len(lines) and _MAIL_HEADER.match(lines[top]):
+        out.add(top + 1)
+        top += 1
+    if not top and not _ATTRIBUTION.search(text):
+        return out
+    quoted = signature = False  # after the first attribution every ">" line is quoted (answers may sit between)
+    for n, line in enumerate(lines, start=1):
+        attribution = bool(_ATTRIBUTION.match(line))
+        quoted = quoted or attribution
+        if _SIGNATURE.match(line.strip()):
+            signature = True
+        elif not line.strip():
+            signature = False
+        if signature or attribution or (quoted and (line.lstrip().startswith(">") or _MAIL_HEADER.match(line))):
+            out.add(n)
+    return out
+
+
 _JSON_FENCE = re.compile(r"^[ \t]*```[ \t]*json5?[ \t]*\n(.*?)^[ \t]*```", re.M | re.S | re.I)
 
 
@@ -243,12 +274,52 @@ def _json_as_yaml(text: str) -> str:
     return _JSON_FENCE.sub(plain, text)
 
 
+# "├─ Designed …", "● Designed …" opening a line: a list item
+_BOX_BULLET = re.compile(r"(?<![^\s│┃║|])[├└┣┗╠╚╟╙][─━═]*(?=\s)|(?m:^[ \t]*)[●○◦■□►](?=[ \t])")
+_BOX = re.compile(r"[\u2500-\u257f●○◦▶◀►◄■□]")  # rules, frames, timeline dots and arrow heads (not → ▲ ▼)
+_LEADER = re.compile(r"(?<=\S) ?\.{4,} ?(?=\S)")  # "MSc Computer Science ........ University of Leeds"
+
+
+def _plain_text_art(text: str) -> str:
+    """Box-drawing frames and timelines of a plain-text document blanked (bullets kept as "-") and dot
+    leaders made a comma: what is left reads as the lines of text they framed."""
+    if not _BOX.search(text) and not _LEADER.search(text):
+        return text
+    text = _BOX_BULLET.sub(lambda m: m.group(0)[:-1] + "-" if m.group(0)[-1] in "●○◦■□►"
+                           else "-" + " " * (len(m.group(0)) - 1), text)
+    text = _LEADER.sub(lambda m: "," + " " * (len(m.group(0)) - 1), text)
+    return _BOX.sub(lambda m: " " * len(m.group(0)), text)
+
+
+# "TOM:", "**LUZ:**", "**T:**": an ALL-CAPS or bold name opening a line
+_SPEAKER = re.compile(r"^([ \t]*)(\*\*([A-Z][A-Za-z.]{0,15}):\*\*|([A-Z]{1,12}):)(?=[ \t])", re.M)
+
+
+def _speaker_labels(text: str) -> str:
+    """A transcript's speaker labels blanked: names that open two or more lines that way are who
+    speaks, not what is said about the subject (a chat's "User:"/"A:" turns and field labels such as
+    "NOTE:" or "**Action:**" stay)."""
+    from .catalogue import _STOP_CAPS
+
+    counts: dict[str, int] = {}
+    for m in _SPEAKER.finditer(text):
+        name = m.group(3) or m.group(4)
+        if not (_USER_TURN.match(m.group(0)) or _MODEL_TURN.match(m.group(0)) or name.title() in _STOP_CAPS
+                or name in _STOP_CAPS):
+            counts[name] = counts.get(name, 0) + 1
+    speakers = {name for name, n in counts.items() if n >= 2}
+    if not speakers:
+        return text
+    return _SPEAKER.sub(lambda m: m.group(1) + " " * len(m.group(2)) if (m.group(3) or m.group(4)) in speakers
+                        else m.group(0), text)
+
+
 def tidy(text: str) -> str:
     """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, footnote
     markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
     property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
     blanked or made plain, every line keeping its length."""
-    text = _json_as_yaml(text)
+    text = _speaker_labels(_plain_text_art(_json_as_yaml(text)))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
@@ -257,7 +328,8 @@ def tidy(text: str) -> str:
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
     text = _PROPERTY.sub(lambda m: m.group(1) + ": ", text)
-    text = _QUOTE_MARK.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)  # "> - Apple: …" is a bullet
+    if not _ATTRIBUTION.search(text):  # "> - Apple: …" is a bullet; an e-mail's quotes stay quotes
+        text = _QUOTE_MARK.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     return _PAGE_LINE.sub(lambda m: " " * len(m.group(0)), text)
 
 

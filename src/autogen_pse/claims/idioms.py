@@ -1,5 +1,5 @@
-"""Idioms that change what a figure is: money per dollar ("72 cents per dollar invested") and the
-count "one" of "only one of the five positions"."""
+"""Idioms that change what a figure is: money per dollar ("72 cents per dollar invested"), the
+count "one" of "only one of the five positions", and a figure taken back ("fifty— no, sorry, forty-four")."""
 
 from __future__ import annotations
 
@@ -64,3 +64,13 @@ def with_one_of(text: str, qs: list[Quantity]) -> list[Quantity]:
         if not any(q.start < m.end(1) and m.start(1) < q.end for q in qs)
     ]
     return sorted([*qs, *extra], key=lambda q: q.start) if extra else qs
+
+
+_TAKEN_BACK = re.compile(r"\s*(?:[—–-]+|\.\.\.|…|,)\s*(?:no|sorry|wait|I mean|scratch that|correction|rather)\b[,.!]?",
+                         re.IGNORECASE)
+
+
+def taken_back(text: str, qs: list[Quantity]) -> set[int]:
+    """Indexes of figures the speaker corrects at once ("Apple is fifty— no, sorry, forty-four percent"):
+    said, then withdrawn, so no claim."""
+    return {i for i, q in enumerate(qs) if _TAKEN_BACK.match(text, q.end)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..hooks import CheckResult
-from .formats import read_document, user_turn_lines
+from .formats import quoted_lines, read_document, user_turn_lines
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
 from .scenarios import table_is_projection
@@ -42,7 +42,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
     section = ""
-    asked = user_turn_lines(artifact)  # a pasted chat's user turns: context, not claims
+    asked = user_turn_lines(artifact) | quoted_lines(artifact)  # a chat's user turns, an e-mail's quotes
     for n, unit in enumerate(split_units(artifact), start=1):
         if unit.line in asked:
             unit.kind = "meta"

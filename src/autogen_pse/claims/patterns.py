@@ -150,7 +150,7 @@ _SUPERLATIVE = re.compile(
     r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently|sentence|line|bullet|paragraph|section|duty|responsibility|here|item|point|"
-    r"page|thing|draft|pass|impression|look|glance|mention|version|[a-z]+ed)\b)[A-Za-z-]+",
+    r"page|thing|draft|pass|impression|look|glance|mention|version|[a-z]+ed|[a-z]+ing)\b)[A-Za-z-]+",
     re.IGNORECASE,
 )
 _NUMBER_WORDS = frozenset(_UNITS_WORDS) | set(_SCALE_WORDS) | set(
@@ -193,6 +193,8 @@ _CHAIN = re.compile(
 )
 # a rule stated of any holding ("No position may exceed …", "A loss of 20 per cent triggers …")
 _GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or more …", "any stock held …"
+    r"\b(?:anything|something|whatever)\s+(?:(?:you|we|I)(?:'ve|\s+have)?\s+)?(?:held|owned|bought|that|which|down|up)\b|"
+    r"\b(?:held|owned|bought)\s+(?:something|anything)\b|"
     r"\b(?:no|any|each|every)\s+(?:single\s+)?(?:holding|position|stock|name|share)s?\s+(?:that\b|which\b|"
     r"may\b|must\b|should\b|shall\b|can\b|is\b|down\b|up\b|held\b|owned\b|above\b|below\b|over\b|under\b)"
     r"|\ba\s+(?:holding|position|stock)\b[^.;]{0,60}\b(?:or more|or longer|or worse|at least)\b"

@@ -21,7 +21,7 @@ from .arithmetic import check_computations
 from .catalogue import Catalogue, is_label
 from .dates import find_dates, name_spans
 from .evidence import Evidence, FactValue, Metric
-from .idioms import per_dollar, with_one_of
+from .idioms import per_dollar, taken_back, with_one_of
 from .lexicon import (
     ADVICE,
     IMPERATIVE_START,
@@ -184,7 +184,7 @@ class Verifier(Relations, Statements):
         skip += [(s, e) for s, e, m in metric_spans if any(ch.isdigit() for ch in text[s:e])]
         quantities = with_one_of(text, per_dollar(text, find_quantities(text, skip)))  # "only one of the five …"
         findings: list[Finding] = []
-        used: set[int] = set()
+        used: set[int] = taken_back(text, quantities)  # "fifty— no, sorry, forty-four percent"
         own = [*(m.entity for m in mentions), *scope]
         findings += check_computations(text, quantities, self.ev.facts, used, own)  # "Cost 250 × 38.45 = 9,612.50"
         findings += self._counts(text, quantities, used)

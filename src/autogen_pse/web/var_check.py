@@ -79,10 +79,17 @@ def var_errors(settings: Settings, task_name: str, vars: dict[str, str], *,
         ensure_prepared(task, settings.state_dir, vars, settings=settings)
     except UserError as exc:
         owner = _owner(exc, values)
-        return [_error(owner, str(exc), "value_error.input")]
+        return [_error(owner, _shown(str(exc), settings), "value_error.input")]
     except PseError as exc:  # the hook crashed: not about one field
-        return [_error(None, str(exc), "value_error.prepare")]
+        return [_error(None, _shown(str(exc), settings), "value_error.prepare")]
     return []
+
+
+def _shown(message: str, settings: Settings) -> str:
+    """``message`` with the server's own folders written relative to the project, as the client
+    writes its paths ("tasks/portfolio-review/data/prices.csv", not "/srv/…/tasks/…")."""
+    root = str(settings.tasks_dir.resolve().parent)
+    return message.replace(root + "/", "").replace(root, ".")
 
 
 def run_error_detail(settings: Settings, task_name: str, vars: dict[str, str],
@@ -98,4 +105,4 @@ def run_error_detail(settings: Settings, task_name: str, vars: dict[str, str],
         return errors
     values = {k: v for k, v in {**task.entry.vars, **vars}.items() if len((v or "").strip()) >= 3 or k in vars}
     owner = _owner(exc, values)
-    return [_error(owner, str(exc), "value_error.input")] if owner else str(exc)
+    return [_error(owner, _shown(str(exc), settings), "value_error.input")] if owner else _shown(str(exc), settings)
