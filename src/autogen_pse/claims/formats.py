@@ -5,7 +5,8 @@
 (headings, bullets, tables with a header row, paragraphs) and a map from every position of that
 text back to the document as written, so a claim still points at its place in the original. A
 Markdown document comes back as it is, apart from same-length clean-ups (footnote markers, checkbox
-and callout syntax, property lines), which every document gets.
+and callout syntax, property lines, blockquote marks, fenced JSON read as YAML, box-drawing art,
+speaker labels), which every document gets.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from ..hooks import CheckResult
+from .conversation import is_email_thread, speaker_labels
 
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|br|section|article|span|body|html)\b[^>]*>", re.I)
 _LATEX = re.compile(r"\\(?:documentclass|begin\{|section\*?\{|cventry|cvitem|item\b|textbf\{|subsection\*?\{)")
@@ -181,65 +183,9 @@ _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a hea
 )
 
 
-_FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
-
-
-_USER_TURN = re.compile(r"^[ \t]*\**(?:user|you said|you|me|human|client|question|q)\**[ \t]*:", re.I | re.M)
-_MODEL_TURN = re.compile(
-    r"^[ \t]*\**(?:assistant|chatgpt said|chatgpt|claude said|claude|gemini said|gemini|copilot|ai|bot|answer|a)"
-    r"\**[ \t]*:",
-    re.I | re.M,
-)
 _TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")  # inline HTML in Markdown ("<p align=\"center\">", "<br>")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]+(?:\s+\"[^\"]*\")?\)")  # "[![AWS](https://img.shields.io/…)](…)"
-
-
-def user_turn_lines(text: str) -> set[int]:
-    """The lines (1-based) of the user's turns in a pasted chat or Q&A ("User: …", "You said: …",
-    "Q: …" up to the assistant's "Assistant:"/"A:"): what the user asked or proposed is context for
-    the answers, not a claim of the artifact."""
-    if not (_USER_TURN.search(text) and _MODEL_TURN.search(text)):
-        return set()
-    out, user = set(), False
-    for n, line in enumerate(text.split("\n"), start=1):
-        if _USER_TURN.match(line):
-            user = True
-        elif _MODEL_TURN.match(line):
-            user = False
-        if user:
-            out.add(n)
-    return out
-
-
-_ATTRIBUTION = re.compile(r"^[ \t>]*(?:On\b.{4,120}\bwrote:|-{2,}\s*(?:Original|Forwarded) Message\s*-{2,})\s*$",
-                          re.I | re.M)
-_MAIL_HEADER = re.compile(r"^(?:Subject|From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.I)
-_SIGNATURE = re.compile(r"^(?:-- ?|—|Sent from my \w+.*)$")
-
-
-def quoted_lines(text: str) -> set[int]:
-    """The lines (1-based) of an e-mail that its author did not write as the review: the header block,
-    the quoted earlier messages ("On Mon, 1 Mar 2010, Dana wrote:" and the ">" lines under it) and
-    the signature ("-- " and what follows up to the next blank line)."""
-    lines = text.split("\n")
-    out: set[int] = set()
-    top = 0
-    while top < len(lines) and _MAIL_HEADER.match(lines[top]):
-        out.add(top + 1)
-        top += 1
-    if not top and not _ATTRIBUTION.search(text):
-        return out
-    quoted = signature = False  # after the first attribution every ">" line is quoted (answers may sit between)
-    for n, line in enumerate(lines, start=1):
-        attribution = bool(_ATTRIBUTION.match(line))
-        quoted = quoted or attribution
-        if _SIGNATURE.match(line.strip()):
-            signature = True
-        elif not line.strip():
-            signature = False
-        if signature or attribution or (quoted and (line.lstrip().startswith(">") or _MAIL_HEADER.match(line))):
-            out.add(n)
-    return out
+_FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
 _JSON_FENCE = re.compile(r"^[ \t]*```[ \t]*json5?[ \t]*\n(.*?)^[ \t]*```", re.M | re.S | re.I)
@@ -291,35 +237,12 @@ def _plain_text_art(text: str) -> str:
     return _BOX.sub(lambda m: " " * len(m.group(0)), text)
 
 
-# "TOM:", "**LUZ:**", "**T:**": an ALL-CAPS or bold name opening a line
-_SPEAKER = re.compile(r"^([ \t]*)(\*\*([A-Z][A-Za-z.]{0,15}):\*\*|([A-Z]{1,12}):)(?=[ \t])", re.M)
-
-
-def _speaker_labels(text: str) -> str:
-    """A transcript's speaker labels blanked: names that open two or more lines that way are who
-    speaks, not what is said about the subject (a chat's "User:"/"A:" turns and field labels such as
-    "NOTE:" or "**Action:**" stay)."""
-    from .catalogue import _STOP_CAPS
-
-    counts: dict[str, int] = {}
-    for m in _SPEAKER.finditer(text):
-        name = m.group(3) or m.group(4)
-        if not (_USER_TURN.match(m.group(0)) or _MODEL_TURN.match(m.group(0)) or name.title() in _STOP_CAPS
-                or name in _STOP_CAPS):
-            counts[name] = counts.get(name, 0) + 1
-    speakers = {name for name, n in counts.items() if n >= 2}
-    if not speakers:
-        return text
-    return _SPEAKER.sub(lambda m: m.group(1) + " " * len(m.group(2)) if (m.group(3) or m.group(4)) in speakers
-                        else m.group(0), text)
-
-
 def tidy(text: str) -> str:
     """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, footnote
     markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
     property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
     blanked or made plain, every line keeping its length."""
-    text = _speaker_labels(_plain_text_art(_json_as_yaml(text)))
+    text = speaker_labels(_plain_text_art(_json_as_yaml(text)))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
@@ -328,7 +251,7 @@ def tidy(text: str) -> str:
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
     text = _PROPERTY.sub(lambda m: m.group(1) + ": ", text)
-    if not _ATTRIBUTION.search(text):  # "> - Apple: …" is a bullet; an e-mail's quotes stay quotes
+    if not is_email_thread(text):  # "> - Apple: …" is a bullet; an e-mail's quotes stay quotes
         text = _QUOTE_MARK.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     return _PAGE_LINE.sub(lambda m: " " * len(m.group(0)), text)
 
@@ -471,4 +394,4 @@ class _Html(HTMLParser):
         self.out.emit(text, self._pos())
 
 
-__all__ = ["Reading", "read_document", "relined", "tidy", "user_turn_lines"]
+__all__ = ["Reading", "read_document", "relined", "tidy"]

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from ..hooks import CheckResult
-from .formats import quoted_lines, read_document, user_turn_lines
+from .conversation import quoted_lines, user_turn_lines
+from .formats import read_document
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
 from .scenarios import table_is_projection

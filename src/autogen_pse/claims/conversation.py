@@ -1,0 +1,90 @@
+"""Conversations pasted as an artifact: a chat's user turns, an e-mail's header, quoted messages and
+signature, a transcript's speaker labels. What the other side said is context for the answers, not a
+claim of the artifact."""
+
+from __future__ import annotations
+
+import re
+
+_USER_TURN = re.compile(r"^[ \t]*\**(?:user|you said|you|me|human|client|question|q)\**[ \t]*:", re.I | re.M)
+_MODEL_TURN = re.compile(
+    r"^[ \t]*\**(?:assistant|chatgpt said|chatgpt|claude said|claude|gemini said|gemini|copilot|ai|bot|answer|a)"
+    r"\**[ \t]*:",
+    re.I | re.M,
+)
+
+
+def user_turn_lines(text: str) -> set[int]:
+    """The lines (1-based) of the user's turns in a pasted chat or Q&A ("User: …", "You said: …",
+    "Q: …" up to the assistant's "Assistant:"/"A:"): what the user asked or proposed is context for
+    the answers, not a claim of the artifact."""
+    if not (_USER_TURN.search(text) and _MODEL_TURN.search(text)):
+        return set()
+    out, user = set(), False
+    for n, line in enumerate(text.split("\n"), start=1):
+        if _USER_TURN.match(line):
+            user = True
+        elif _MODEL_TURN.match(line):
+            user = False
+        if user:
+            out.add(n)
+    return out
+
+
+_ATTRIBUTION = re.compile(r"^[ \t>]*(?:On\b.{4,120}\bwrote:|-{2,}\s*(?:Original|Forwarded) Message\s*-{2,})\s*$",
+                          re.I | re.M)
+_MAIL_HEADER = re.compile(r"^(?:Subject|From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.I)
+_SIGNATURE = re.compile(r"^(?:-- ?|—|Sent from my \w+.*)$")
+
+
+def is_email_thread(text: str) -> bool:
+    """``text`` quotes an earlier message ("On Mon, 1 Mar 2010, Dana wrote:")."""
+    return bool(_ATTRIBUTION.search(text))
+
+
+def quoted_lines(text: str) -> set[int]:
+    """The lines (1-based) of an e-mail that its author did not write as the review: the header block,
+    the quoted earlier messages ("On Mon, 1 Mar 2010, Dana wrote:" and the ">" lines under it) and
+    the signature ("-- " and what follows up to the next blank line)."""
+    lines = text.split("\n")
+    out: set[int] = set()
+    top = 0
+    while top < len(lines) and _MAIL_HEADER.match(lines[top]):
+        out.add(top + 1)
+        top += 1
+    if not top and not _ATTRIBUTION.search(text):
+        return out
+    quoted = signature = False  # after the first attribution every ">" line is quoted (answers may sit between)
+    for n, line in enumerate(lines, start=1):
+        attribution = bool(_ATTRIBUTION.match(line))
+        quoted = quoted or attribution
+        if _SIGNATURE.match(line.strip()):
+            signature = True
+        elif not line.strip():
+            signature = False
+        if signature or attribution or (quoted and (line.lstrip().startswith(">") or _MAIL_HEADER.match(line))):
+            out.add(n)
+    return out
+
+
+# "TOM:", "**LUZ:**", "**T:**": an ALL-CAPS or bold name opening a line
+_SPEAKER = re.compile(r"^([ \t]*)(\*\*([A-Z][A-Za-z.]{0,15}):\*\*|([A-Z]{1,12}):)(?=[ \t])", re.M)
+
+
+def speaker_labels(text: str) -> str:
+    """A transcript's speaker labels blanked: names that open two or more lines that way are who
+    speaks, not what is said about the subject (a chat's "User:"/"A:" turns and field labels such as
+    "NOTE:" or "**Action:**" stay)."""
+    from .catalogue import _STOP_CAPS
+
+    counts: dict[str, int] = {}
+    for m in _SPEAKER.finditer(text):
+        name = m.group(3) or m.group(4)
+        if not (_USER_TURN.match(m.group(0)) or _MODEL_TURN.match(m.group(0)) or name.title() in _STOP_CAPS
+                or name in _STOP_CAPS):
+            counts[name] = counts.get(name, 0) + 1
+    speakers = {name for name, n in counts.items() if n >= 2}
+    if not speakers:
+        return text
+    return _SPEAKER.sub(lambda m: m.group(1) + " " * len(m.group(2)) if (m.group(3) or m.group(4)) in speakers
+                        else m.group(0), text)
