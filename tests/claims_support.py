@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from autogen_pse.checking import Checker
+from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.config import Settings
 from autogen_pse.verification import DocumentReport, check_document, document_checker
 
@@ -19,6 +20,20 @@ def isolated_settings(root: Path) -> Settings:
 def checker_for(task: str, root: Path) -> Checker:
     """A document checker of ``task`` on its default inputs, prepared under ``root``."""
     return document_checker(task, {}, isolated_settings(root))
+
+
+def verifier_for(task: str, root: Path) -> Verifier:
+    """The claim verifier of ``task`` on its default inputs, prepared under ``root``."""
+    verifier = checker_for(task, root).verifier()
+    assert verifier is not None
+    return verifier
+
+
+def status_of(verifier: Verifier, text: str) -> Status:
+    """The status of the last claim of ``text`` that has findings."""
+    claims = [c for c in build_ledger(text, verifier).claims if c.findings]
+    assert claims, text
+    return claims[-1].status
 
 
 def check(checker: Checker, text: str, name: str = "review.md") -> DocumentReport:

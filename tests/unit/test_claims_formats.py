@@ -7,21 +7,18 @@ import pytest
 
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.formats import read_document, tidy
-from tests.claims_support import checker_for
+from tests.claims_support import checker_for, verifier_for
 
 
 @pytest.fixture(scope="module")
 def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    verifier = checker_for("portfolio-review", tmp_path_factory.mktemp("formats-p")).verifier()
-    assert verifier is not None
-    return verifier
+    return verifier_for("portfolio-review", tmp_path_factory.mktemp("formats-p"))
 
 
 @pytest.fixture(scope="module")
 def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    verifier = checker_for("resume-tailor", tmp_path_factory.mktemp("formats-r")).verifier()
-    assert verifier is not None
-    return verifier
+    return verifier_for("resume-tailor", tmp_path_factory.mktemp("formats-r"))
+
 
 HTML_EMAIL = """<!DOCTYPE html>
 <html><head><style>td { padding: 4px; } .x { color: #333 }</style></head>

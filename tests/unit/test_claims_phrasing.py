@@ -6,20 +6,13 @@ from __future__ import annotations
 import pytest
 
 from autogen_pse.claims import Status, Verifier, build_ledger
-from tests.claims_support import checker_for
+from tests.claims_support import status_of, verifier_for
 
 
 @pytest.fixture(scope="module")
 def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    verifier = checker_for("portfolio-review", tmp_path_factory.mktemp("phrasing")).verifier()
-    assert verifier is not None
-    return verifier
+    return verifier_for("portfolio-review", tmp_path_factory.mktemp("phrasing"))
 
-
-def status_of(verifier: Verifier, text: str) -> Status:
-    claims = [c for c in build_ledger(text, verifier).claims if c.findings]
-    assert claims, text
-    return claims[-1].status
 
 
 @pytest.mark.parametrize(

@@ -9,27 +9,18 @@ import pytest
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.arithmetic import find_computations
 from autogen_pse.claims.quantities import find_quantities
-from tests.claims_support import checker_for
+from tests.claims_support import status_of, verifier_for
 
 
 @pytest.fixture(scope="module")
 def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    verifier = checker_for("portfolio-review", tmp_path_factory.mktemp("working")).verifier()
-    assert verifier is not None
-    return verifier
+    return verifier_for("portfolio-review", tmp_path_factory.mktemp("working"))
 
 
 @pytest.fixture(scope="module")
 def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    verifier = checker_for("resume-tailor", tmp_path_factory.mktemp("working-cv")).verifier()
-    assert verifier is not None
-    return verifier
+    return verifier_for("resume-tailor", tmp_path_factory.mktemp("working-cv"))
 
-
-def status_of(verifier: Verifier, text: str) -> Status:
-    claims = [c for c in build_ledger(text, verifier).claims if c.findings]
-    assert claims, text
-    return claims[-1].status
 
 
 @pytest.mark.parametrize(
@@ -102,6 +93,7 @@ def test_a_projection_still_checks_what_it_says_of_today(portfolio: Verifier) ->
             "sizeable position in place.")
     assert status_of(portfolio, text) is Status.CONTRADICTED  # 79 shares, not 97: said before "would leave"
     assert status_of(portfolio, text.replace("97", "79")) is not Status.CONTRADICTED
+    assert status_of(portfolio, "Trim 97 sh → wt ≈ 30.0%.") is Status.CONTRADICTED  # the order, before its arrow
 
 
 def test_trial_computations_of_a_reasoning_model_claim_nothing(portfolio: Verifier) -> None:

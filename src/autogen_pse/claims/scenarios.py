@@ -24,8 +24,7 @@ _PROJECTION = re.compile(
     r"take (?:it|them|the)|put (?:it|them)|fall to|drop to|rise to|"
     r"come (?:down )?to|land|settle|sit|stand|become|hit|breach|trigger|reach)\b|"
     r"\beven\s+(?:putting|investing|moving|adding|if)\b|\bwould then\b|\bbecomes?\b|\bends? up\b|"
-    r"\bbrings?\s+(?:[\w.]+\s+){0,2}?(?:down\s+|back\s+)?to\b|"
-    r"\bif (?:it|they|the (?:price|stock|shares?|position)|[A-Z][\w.]*) (?:falls?|drops?|slips?|declines?|loses?)\b",
+    r"\bbrings?\s+(?:[\w.]+\s+){0,2}?(?:down\s+|back\s+)?to\b",  # ("if it falls 1 %": patterns._HYPOTHETICAL)
     re.IGNORECASE,
 )
 # an order with its outcome after an arrow: "Trim 79 sh → wt ≈ 30.0 %", "sell 600 at $28.80 → $17,280 cash"
@@ -42,7 +41,8 @@ def projection_start(text: str) -> int | None:
     """Where ``text`` starts to state a projected state rather than today's (see the module
     docstring), or None: "Bringing it back to the cap means selling 79 shares, which would leave …"
     projects only what follows "would leave"."""
-    found = [m.end() for m in (_PROJECTION.search(text), _ARROW_AFTER_ORDER.search(text)) if m is not None]
+    said, arrow = _PROJECTION.search(text), _ARROW_AFTER_ORDER.search(text)  # "Trim 79 sh → …": after the arrow
+    found = [m.start() for m in (said,) if m is not None] + [m.end() for m in (arrow,) if m is not None]
     return min(found) if found else None
 
 
