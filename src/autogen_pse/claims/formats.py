@@ -226,11 +226,19 @@ _BOX = re.compile(r"[\u2500-\u257f●○◦▶◀►◄■□]")  # rules, frame
 _LEADER = re.compile(r"(?<=\S) ?\.{4,} ?(?=\S)")  # "MSc Computer Science ........ University of Leeds"
 
 
+_TIMELINE_SPAN = re.compile(r"(?<=\d{4})[ \t]*[─━═●○◦▶►]+[ \t]*(?=(?:\d{4}|now|present|today|current)\b)", re.I)
+
+
+def _centred_dash(width: int) -> str:
+    return " " * (width // 2) + "–" + " " * (width - width // 2 - 1)
+
+
 def _plain_text_art(text: str) -> str:
     """Box-drawing frames and timelines of a plain-text document blanked (bullets kept as "-") and dot
     leaders made a comma: what is left reads as the lines of text they framed."""
     if not _BOX.search(text) and not _LEADER.search(text):
         return text
+    text = _TIMELINE_SPAN.sub(lambda m: _centred_dash(len(m.group(0))), text)  # "2020 ──●── now": "2020 – now"
     text = _BOX_BULLET.sub(lambda m: m.group(0)[:-1] + "-" if m.group(0)[-1] in "●○◦■□►"
                            else "-" + " " * (len(m.group(0)) - 1), text)
     text = _LEADER.sub(lambda m: "," + " " * (len(m.group(0)) - 1), text)

@@ -105,4 +105,4 @@ def run_error_detail(settings: Settings, task_name: str, vars: dict[str, str],
         return errors
     values = {k: v for k, v in {**task.entry.vars, **vars}.items() if len((v or "").strip()) >= 3 or k in vars}
     owner = _owner(exc, values)
-    return [_error(owner, _shown(str(exc), settings), "value_error.input")] if owner else _shown(str(exc), settings)
+    return [_error(owner, _shown(str(exc), settings), "value_error.input")] if owner else str(exc)
