@@ -9,7 +9,7 @@ import pytest
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.arithmetic import find_computations
 from autogen_pse.claims.quantities import find_quantities
-from tests.claims_support import status_of, verifier_for
+from tests.claims_support import checker_for, status_of, verifier_for
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +191,14 @@ def test_a_plain_text_timeline_cv(resume: Verifier) -> None:
             "         └─ Cut monthly cloud spend by 35% (−$420k/yr)\n")
     assert not build_ledger(text, resume).contradicted
     assert build_ledger(text.replace("1,200", "2,400"), resume).contradicted
+
+
+def test_a_date_first_entry_head_is_an_entry(tmp_path_factory: pytest.TempPathFactory) -> None:
+    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("date-first"))
+    cv = ("Experience\n\n  2020 ──●── now   {title} @ Brightline Payments Ltd\n"
+          "         ├─ Designed an idempotent payments API in Go (1,200 req/s at peak)\n"
+          "         └─ Mentored a team of 6; code review guidelines adopted by 3 teams\n")
+    titles = next(r for r in checker.check(cv.format(title="Senior Backend Engineer")) if r.name == "titles")
+    assert titles.ok, titles.detail
+    wrong = next(r for r in checker.check(cv.format(title="Staff Backend Engineer")) if r.name == "titles")
+    assert not wrong.ok and "line 3" in wrong.detail, wrong.detail

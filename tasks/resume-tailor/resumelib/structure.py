@@ -194,9 +194,9 @@ def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
         return True
     if section.cls not in ("experience", "education"):
         return False
-    date, _ = is_date_line(line)
-    if date is not None:
-        return False
+    date, rest = is_date_line(line)
+    if date is not None:  # "2020 – now   Senior Backend Engineer @ Brightline Payments Ltd": a date-first head
+        return bool(re.search(r"\S\s*(?:@|\bat\b|[—|·,])\s*\S", rest)) and len(rest.split()) >= 3
     if any(d.is_range for d in find_dates(clean_inline(line))) and re.search(r"[—–|·,@]| at |\S\s{3,}\S", line):
         return True  # "SENIOR BACKEND ENGINEER          Mar 2020 - Present": columns apart
     nxt = next((j for j in range(i + 1, min(i + 3, section.end)) if lines[j].strip()), None)
