@@ -202,3 +202,11 @@ def test_a_date_first_entry_head_is_an_entry(tmp_path_factory: pytest.TempPathFa
     assert titles.ok, titles.detail
     wrong = next(r for r in checker.check(cv.format(title="Staff Backend Engineer")) if r.name == "titles")
     assert not wrong.ok and "line 3" in wrong.detail, wrong.detail
+
+
+def test_first_or_only_before_a_verb_is_no_superlative(resume: Verifier) -> None:
+    assert status_of(resume, "A backend engineer for nine years, first building client web apps.") is not \
+        Status.CONTRADICTED
+    assert status_of(resume, "Led the top-rated engineering team at Brightline.") is Status.CONTRADICTED
+    assert status_of(resume, "The most experienced engineer at Brightline.") is Status.CONTRADICTED
+    assert status_of(resume, "Delivered the biggest saving in Brightline's history.") is Status.CONTRADICTED
