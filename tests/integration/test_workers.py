@@ -345,7 +345,8 @@ async def test_dashboard_streams_a_remote_run_with_a_mid_run_reconnect(cluster: 
 
 async def test_a_new_server_process_follows_the_runs_of_one_that_died(cluster: Cluster, tmp_path: Path) -> None:
     cluster.ensure_workers()
-    doc = write_script(cluster.scripts, "adopt.json", script(["PARTIAL", "PASS"], delay=1.5, slow_from_cycle=2))
+    # cycle 2 lasts 9 s: the run is still going when the first process dies, even on a busy machine
+    doc = write_script(cluster.scripts, "adopt.json", script(["PARTIAL", "PASS"], delay=3.0, slow_from_cycle=2))
     settings = settings_for(cluster, tmp_path)
     first = CeleryExecutor(settings)
     run_id = await first.submit(RunRequest(task="tiny", model=f"scripted:{doc}"))
