@@ -383,7 +383,7 @@ async def test_without_retry_a_killed_worker_leaves_an_interrupted_run_that_resu
     t0 = time.monotonic()
     with pytest.raises(RunError, match=f"interrupted: its worker sent no heartbeat for 1.5 s; continue it with `pse run --resume {run_id}`"):
         await asyncio.wait_for(remote.wait(run_id), 30)
-    assert time.monotonic() - t0 < 1.5 + 2.5  # the timeout, the follower's poll, marking the trace
+    assert time.monotonic() - t0 < 1.5 + 5  # the timeout, the follower's poll, marking the trace (slack for a busy machine)
     assert TraceStore(settings).load_trace(run_id)["status"] == "interrupted"
     assert TraceStore(settings).get(run_id).status == "interrupted"
 
