@@ -40,6 +40,9 @@ _COPULA_END = re.compile(
 )
 _APPOSED = re.compile(r"\s*,\s*(?:about|around|roughly|approximately|some|nearly|almost|just|~)?\s*", re.IGNORECASE)
 
+_PAIR_GAP = re.compile(r"\s*(?:[,/]|\bor\b)\s*(?:about|approx\.?|around|roughly|~|c\.)?\s*", re.IGNORECASE)
+
+
 class Binding(VerifierState):
     """What a figure, a rank or an action is about (a part of the Verifier)."""
 
@@ -232,6 +235,10 @@ class Binding(VerifierState):
             if e <= q.start:
                 gap = _PAREN.sub("", self._without_mentions(text, e, q.start))
                 blocking = [o for o in qs if e <= o.start and o.end <= q.start and not _bare(o)]
+                if (len(blocking) == 1 and q.unit in metric.units
+                        and _PAIR_GAP.fullmatch(text, blocking[0].end, q.start)
+                        and not any(u in _quantity_units(blocking[0]) for u in metric.units)):
+                    blocking = []  # "P/L -$6.6k, approx -32%": one word names the amount and the percentage
                 owned = any(
                     o.end <= s
                     and _AFTER_GAP.fullmatch(text[o.end : s])

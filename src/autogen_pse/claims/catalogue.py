@@ -21,7 +21,7 @@ _TICKER_CONTEXT = re.compile(
     r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b"
     r"|\b(?:buy|buying|add|adding|sell|selling|trim|trimming|into|rotate into|switch into)\s+(?P<e>[A-Z]{2,5})\b)"
 )
-_NAME_WORD = r"(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9]+\b)"
+_NAME_WORD = r"(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?![A-Za-z])|[A-Z][A-Z0-9]+\b)"  # not "Ia" of "IaC"
 _CAP_RUN = re.compile(
     rf"\b{_NAME_WORD}(?: (?:& )?(?:{_NAME_WORD}|of|and|de|la|for))*"  # a tab ends a table cell, and a name
     r"(?: (?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?"
@@ -50,7 +50,7 @@ Slide Slides Speaker Presenter Chart Figure Fig Table Appendix Agenda Deck Page 
 Reasoning Answer Final Draft Question Assistant User Wait Hmm Referees References Level Levels Expert Advanced
 Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approximately Nearly Almost Analyst Chair
 Committee Secretary Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
-Easter Thanksgiving
+Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -61,7 +61,7 @@ PDF UTC ISO GMT PST EST USD EUR GBP JPY CHF CAD AUD CNY HKD US USA UK EU UN EM D
 HMRC FCA FINRA NYSE DJIA REIT REITs ETF ETFs ESG SMA EMA RSI MACD ATR VAR VaR CVAR BPS HHI PNL PL CAGR YTD MTD
 QTD YOY YoY QoQ MoM TTM LTM NTM ATH ATL DCA LIFO FIFO IRA ISA SIPP TFSA ETA OTC ADR MSCI FTSE DAX IBD WSJ FT
 CNBC ASAP S&P NOTE WARN INFO TBD TBC NA NB OK PASS FAIL BUY SELL TRIM HOLD REVIEW MAX MIN AVG ALL NONE
-YAML YML XML DOCX TXT NFA DYOR
+YAML YML XML DOCX TXT NFA DYOR IAC CI CD LHL GL
 """.split()
 )
 
@@ -173,6 +173,16 @@ def is_person(text: str, start: int, end: int) -> bool:
     return bool(_HONORIFIC.search(before) or _PERSON_BEFORE.search(before[-40:]) or _PERSON_AFTER.match(text, end))
 
 
+def is_initialism(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a person's initials after the name, in brackets ("Rafael Cruz (RC)")?
+    It is that name, already judged. (Longer ones, "British Computer Society (BCS)", are organisations.)"""
+    sym = text[start:end]
+    if not (sym.isupper() and len(sym) == 2 and text[start - 1 : start] == "(" and text[end : end + 1] == ")"):
+        return False
+    words = re.findall(r"[A-Za-z][\w'’.-]*", text[max(0, start - 80) : start - 1])
+    return "".join(w[0] for w in words[-len(sym) :]).upper() == sym
+
+
 def is_label(text: str, start: int, end: int) -> bool:
     """Is ``text[start:end]`` a field label ("Based in: Manchester", "Employer: Acme"), not a name
     followed by a colon in a sentence ("a migration with Thoughtworks: 14 services")?"""
@@ -197,7 +207,8 @@ def unknown_names(
     for m in _TICKER_CONTEXT.finditer(text):
         sym = next(g for g in m.groups() if g)
         s = m.start(sym and next(k for k in "abcde" if m.group(k)))
-        if sym in GENERIC_ABBREVIATIONS or catalogue.knows(sym) or sym.lower() in known or not free(s, s + len(sym)):
+        if sym in GENERIC_ABBREVIATIONS or catalogue.knows(sym) or sym.lower() in known or not free(s, s + len(sym)) \
+                or is_initialism(text, s, s + len(sym)):
             continue
         out.append(Mention("?ticker", s, s + len(sym), sym))
         taken = [*taken, (s, s + len(sym))]
@@ -208,9 +219,12 @@ def unknown_names(
         before = text[: m.start()]
         at_start = _INITIAL.search(before)
         if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or \
-                is_label(text, m.start(), m.end()):
+                is_label(text, m.start(), m.end()) or is_initialism(text, m.start(), m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann", "our newest member, Priya", "Bev (secretary)": a person
-        if at_start and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
+        ticker_like = (  # "**CSCO** — in profit", "ORCL: flat": a symbol standing alone as a lead
+            re.fullmatch(r"[A-Z]{2,5}", m.group(0)) is not None and re.match(r"\*\*|__|:", text[m.end() :]) is not None
+        )
+        if at_start and not ticker_like and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
         name = " ".join(words)
         if not words or catalogue.knows(name) or all(catalogue.knows(w) for w in words):

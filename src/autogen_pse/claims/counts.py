@@ -20,6 +20,10 @@ _LABELLED = re.compile(
     r"\b(?:number|no\.|#|count)\s+of\s+(?P<what>[^:|=*\n]{3,80}?)\s*(?:\*\*|__)?\s*[:|=]\s*(?:\*\*|__)?\s*(?P<n>\d{1,2})\b",
     re.IGNORECASE,
 )
+_FIELD_GAP = re.compile(r"\S(\s{2,}|\s*→\s*)(?=\S)")
+_LEAD = re.compile(
+    r"(?:(?:\*\*|__)?\s+|\s*/\s*)(?:(?:out\s+)?of\s+(?:the|our|my|its|these|those)?\s*(?:\w+(?:\*\*|__)?\s+)?)?"
+)
 _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
 
 
@@ -51,7 +55,7 @@ class Counts(VerifierState):
                 continue
             tail = text[q.end : q.end + 60]
             noun, rest = None, ""
-            lead = re.match(r"\s+(?:of\s+(?:the|our|my|its|these|those)?\s*(?:\w+\s+)?)?", tail)
+            lead = _LEAD.match(tail)  # "three of the five", "**4 out of 5** holdings", "2/5 holdings"
             after_of = tail[lead.end() :] if lead else tail.lstrip()
             for k in range(3):
                 words = re.match(rf"(?:[\w-]+\s+){{{k}}}", after_of)
@@ -102,6 +106,7 @@ class Counts(VerifierState):
                 out.append(self._count_finding(qs[total].text, int(qs[total].value), everything))
             lo = max(
                 [m.end() for m in _CLAUSE.finditer(text, 0, q.start)]
+                + [m.end() for m in _FIELD_GAP.finditer(text, 0, q.start + 1)]  # "… on cost  5 pos; 2 in the red"
                 + [o.end for o in qs if o.end <= q.start and _bare(o)],
                 default=0,
             )

@@ -45,10 +45,13 @@ _PATTERNS = [
     re.compile(rf"\b{_MON}\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
     re.compile(rf"\b{_MON}\s*'?,?\s*(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
     re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
+    re.compile(rf"\b{_MON}\s+(?P<yy>0\d|[4-9]\d)\b(?![\d%]|[.,:]\d|\s*,?\s*(?:19|20)\d\d)", re.IGNORECASE),  # "Jan 05"
+    re.compile(r"\b(?:mid|early|late)[\s-](?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),  # "mid-2008"
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-\d)"),
     re.compile(r"(?<=\()['’](?P<yy>\d\d)(?=\))"),
     re.compile(  # "since '98"
-        r"(?:(?<=since )|(?<=in )|(?<=from )|(?<=of ))['’](?P<yy>\d\d)\b(?![\d%])", re.IGNORECASE
+        r"(?:(?<=since )|(?<=in )|(?<=from )|(?<=of )|(?<=bought )|(?<=opened )|(?<=held since )|(?<=buy ))"
+        r"['’](?P<yy>\d\d)\b(?![\d%])", re.IGNORECASE
     ),
     re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),  # 01.03.2010, 1.3.2010
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),

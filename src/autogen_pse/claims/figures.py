@@ -43,6 +43,21 @@ _ANY_DIRECTION = re.compile(
     r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|up|gain\w*|rose|risen|positive|profit\w*)\b",
     re.IGNORECASE,
 )
+_DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
+    r"(?:[,;—–]\s*(?:and\s+|but\s+)?not|\b(?:rather\s+than|instead\s+of))\s+(?:the\s+)?(?:about\s+|around\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+
+
+_PRONOUN_SUBJECT = re.compile(r"\b(?:it|it's|it’s|its|she|he|this\s+one|that\s+one|the\s+\w+\s+one)\b", re.I)
+
+
+def _elliptical(text: str) -> bool:
+    """A sentence that leaves its subject to the one before: a short reply ("Gain about forty-six
+    thousand.") or a pronoun ("… and it's down more than ten percent"), not about the whole."""
+    return not _GLOBAL_NEAR.search(text) and (len(text.split()) <= 12 or bool(_PRONOUN_SUBJECT.search(text)))
+
+
 class Figures(Binding, Derived, Counts):
     """Figures and durations against the facts of their entity and metric (a part of the Verifier)."""
 
@@ -62,6 +77,8 @@ class Figures(Binding, Derived, Counts):
         named: list[Metric] | None = None,
     ) -> tuple[Finding, list[Metric]]:
         unit = q.unit
+        if _DENIED.search(text, max(0, q.start - 30), q.start):
+            return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a figure denied"), []
         if unit == "count" and _UNIT_NOUNS.match(text[q.end :]):
             unit = "units"
             q = Quantity(q.value, "units", q.text, q.start, q.end, q.tol, q.hedge, q.sign, q.kind)
@@ -183,7 +200,17 @@ class Figures(Binding, Derived, Counts):
                     and not (_ACCOUNTING.search(text[: q.start]) and text[q.end :].lstrip().startswith(")"))
                     # "(19.16%)": a loss in an accountant's hand
                 )
-                return self._supported(q, hits, direction, pair, unsigned=unsigned), metrics
+                found = self._supported(q, hits, direction, pair, unsigned=unsigned)
+                if found.kind == "direction" and entity is None and not mentions and _elliptical(text):
+                    # "… and it's down more than ten percent": of the holding just discussed, not the whole
+                    names = {m.same_as or m.name for m in metrics}
+                    held = [f for f in self.ev.facts if f.entity and f.unit in compatible and matches(q, f.value)
+                            and (f.metric in names if names else self._signed(f)) and self._sign_of(f) == direction]
+                    if held:
+                        return Finding(kind="figure", text=q.text, status=Status.NONE, evidence=[held[0].id],
+                                       note=f"{q.text} is {held[0].id}, of a holding the sentence does not name"
+                                       ), metrics
+                return found, metrics
         if chained and prev is not None and _COMPARATOR.fullmatch(
             _HEDGE_WORDS.sub("", _PAREN.sub("", text[prev[0].end : q.start]))
         ):
@@ -213,7 +240,7 @@ class Figures(Binding, Derived, Counts):
         if elsewhere:
             note += f"; {q.text} is {elsewhere[0].id}"
         status = Status.NONE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED  # a hypothesis claims nothing
-        unnamed = entity is None and not mentions and not _GLOBAL_NEAR.search(text) and [
+        unnamed = entity is None and not mentions and _elliptical(text) and [
             f for m in metrics for f in self.ev.facts if f.metric == m.name and f.entity and matches(q, f.value)]
         if status is Status.CONTRADICTED and unnamed:  # "Gain about forty-six thousand one hundred.": a reply
             # about the holding just discussed, which the sentence does not name — true of one, not checkable

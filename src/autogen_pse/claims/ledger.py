@@ -10,6 +10,7 @@ results: ``claims`` (every contradicted claim, with its sentence and the evidenc
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..hooks import CheckResult
 from .conversation import quoted_lines, user_turn_lines
@@ -60,8 +61,11 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind, section=unit.section
         )
         row: dict[str, str] | None = None
-        columns: list[tuple[str, int, int]] = []
-        if unit.kind == "row":
+        columns: list[tuple[str, int, int]] | None = None
+        by_column = _entity_columns(unit, verifier, rewrite)
+        if by_column is not None:  # "| | IBM | AMZN |" over "| Weight | 14.81% | 10.13% |": one entity a column
+            text = by_column
+        elif unit.kind == "row":
             row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
             if row.get("") and "symbol" not in row:  # "| | Action | Quantity |": the unnamed first column
                 row["symbol"] = row[""]
@@ -88,7 +92,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
                 text,
                 scope,
                 row=row,
-                columns=columns if unit.kind == "row" else None,
+                columns=columns,
                 carried=[e for e in carried if e not in scope],
                 projected=unit.kind == "row" and table_is_projection(artifact, unit.start),
             )
@@ -105,6 +109,20 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             made.start, made.end = reading.original(made.start), reading.original(made.end)
             made.line = original.count("\n", 0, made.start) + 1
     return Ledger(claims=claims, policy=verifier.ev.unverifiable)
+
+
+def _entity_columns(unit: Unit, verifier: Verifier, rewrite: Callable[[str], str]) -> str | None:
+    """A row of a table whose columns are entities, read as one sentence per cell ("IBM Weight 14.81%;
+    AMZN Weight 10.13%"); ``None`` for any other unit."""
+    heads = [h.strip().strip("*_ ") for h in unit.header]
+    if unit.kind != "row" or len(heads) < 3 or len(unit.cells) != len(heads) or verifier.owner_mentions(heads[0]):
+        return None
+    if not all(len(h) <= 30 and verifier.owner_mentions(h) for h in heads[1:]):
+        return None
+    label = unit.cells[0][0].strip().strip("*_ ")
+    out = "; ".join(f"{h} {label} {rewrite(c.strip())}" for h, (c, _o) in zip(heads[1:], unit.cells[1:], strict=True))
+
+    return out
 
 
 def _context_entities(unit: Unit, verifier: Verifier) -> list[str]:

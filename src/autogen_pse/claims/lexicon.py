@@ -7,6 +7,7 @@ lives here.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from functools import lru_cache
@@ -164,6 +165,21 @@ IMPERATIVE_START = re.compile(
     r"revise|refresh|obtain|get|send|share|continue|start|begin|stop|limit|cap|pair|realise|realize|place|complete|approve|instruct|arrange|call|contact|move|put|switch|bank|lock|finalise|finalize|submit|sign|schedule)\b",
     re.IGNORECASE,
 )
+_CLAUSE_BREAK = re.compile(r",\s+(?=(?:which|and|but|so|though|although|while)\b)|;|[.!?]\s+|\s+[—–]\s+")
+
+
+def factual_part(text: str, imperatives: bool = True) -> str:
+    """``text`` with its advice, plans and questions blanked (same length), leaving the clauses that
+    state something: "Google announced a buyback, which could support the price" keeps its first."""
+    out = text
+    bounds = [0, *[m.end() for m in _CLAUSE_BREAK.finditer(text)], len(text)]
+    for a, b in itertools.pairwise(bounds):
+        part = text[a:b]
+        if ADVICE.search(part) or (imperatives and IMPERATIVE_START.match(part)) or part.rstrip().endswith("?"):
+            out = out[:a] + " " * (b - a) + out[b:]
+    return out
+
+
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
 STOPWORDS = frozenset(
     """

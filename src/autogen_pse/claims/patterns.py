@@ -123,7 +123,10 @@ _TOGETHER = re.compile(
 )
 _NEXT_FIGURE = re.compile(r"\s*(?:by|of|at|=|:)?\s*[~≈]?\s*[-+−]?\s*[$€£]?\d")
 _OBJECT_GAP = re.compile(
-    r"\s*(?:\w+ly\s+)?(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
+    r"\s*(?:\w+ly\s+)?"
+    r"(?:(?:~|about|around|roughly|approx\.?|another)?\s*\$?\d[\d,.]*\s*k?\s+(?:more|extra|additional|new)?\s*"
+    r"(?:shares?\s+(?:of\s+|in\s+)?|sh\s+)?)?"  # "buy ~10 more GOOG sh", "add 20 shares of IBM"
+    r"(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
     r"a\s+couple|a\s+handful|a\s+modest|little|few|further|additional)\s+(?:\w+\s+)?(?:of\s+)?)?"
     r"(?:the|its|our|your|my|their|this|that|back|down|into|out\s+of|to|of|in|on|up)?\s*(?:the|our|its|your|my)?\s*",
     re.IGNORECASE,
@@ -146,7 +149,7 @@ _HYPOTHETICAL = re.compile(
 _POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
 _SUPERLATIVE = re.compile(
     r"(?<!\bat\s)\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b|once\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
-    r"greatest|best|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|only|sole|No\.?\s*1|"
+    r"greatest|best|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|(?:(?<=\bthe\s)|(?<=\bher\s)|(?<=\bhis\s)|(?<=\bmy\s)|(?<=\bour\s))only|sole|No\.?\s*1|"
     r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently|sentence|line|bullet|paragraph|section|duty|responsibility|here|item|point|"
@@ -281,3 +284,20 @@ def counted_noun(text: str, end: int) -> str:
             break
         words.append(m.group(1))
     return stem(words[-1]) if words and words[-1][:1].islower() else ""
+
+
+_INDEX = re.compile(  # before a word that is no unit: "1 trim AAPL", not "1 yr 9 mos"
+    r"(?:^|:|\s{2,})\s*(\d{1,2})[.)]?(?=\s+(?!(?:yrs?|years?|mos?|months?|wks?|weeks?|days?|hrs?|hours?|mins?|"
+    r"minutes|sh|shares|units|pct|percent|per|of|x|k|m|bn)\b)[a-z])"
+)
+
+
+def list_indexes(text: str) -> list[tuple[int, int]]:
+    """The numbers of a list run into one line ("to do:  1 trim AAPL 79  2 sell MSFT 600  3 note …"):
+    1, 2, 3 … in order, each before a word; not figures."""
+    found = [m for m in _INDEX.finditer(text)]
+    numbers = [int(m.group(1)) for m in found]
+    if len(found) < 2 or numbers != list(range(numbers[0], numbers[0] + len(numbers))) or numbers[0] > 1:
+        return []
+    return [(m.start(1), m.end(1)) for m in found]
+

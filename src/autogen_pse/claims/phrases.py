@@ -25,7 +25,9 @@ _TIME_PHRASES = {
 _TIME_PHRASE_RE = re.compile("|".join(sorted(map(re.escape, _TIME_PHRASES), key=len, reverse=True)), re.IGNORECASE)
 _GLYPHS = {"¼": 25.0, "½": 50.0, "¾": 75.0, "⅓": 100 / 3, "⅔": 200 / 3, "⅕": 20.0}
 _FOLDS = {**_NUMERATORS, "ten": 10, "twelve": 12, "twenty": 20}
-_FOLD_RE = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)fold\b", re.IGNORECASE)
+_FOLD_RE = re.compile(  # "sevenfold"; "a ten-bagger" (worth ten times its cost)
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)(?:fold|[\s-]bagger)\b", re.IGNORECASE
+)
 _DOZEN_RE = re.compile(
     r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b(?!\s+over\b)", re.IGNORECASE
 )
@@ -61,7 +63,8 @@ def phrase_quantities(text: str, taken: list[tuple[int, int]], add: Callable[[Qu
             add(Quantity(share, "pct", m.group(0), m.start(), m.end(), share * FRACTION_REL, hedge, kind="fraction"))
 
     for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold" ("my concerns are twofold" is no figure)
-        if not _overlaps(taken, m.start(), m.end()) and not re.match(r"\s*[.:;]", text[m.end() :]):
+        twofold = m.group(0).lower().endswith("fold") and re.match(r"\s*[.:;]", text[m.end() :])
+        if not _overlaps(taken, m.start(), m.end()) and not twofold:
             fold = float(_FOLDS[m.group(1).lower()])
             hedge, _h = _hedge_before(text, m.start())
             tol = fold * MULTIPLE_REL

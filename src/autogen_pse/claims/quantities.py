@@ -35,7 +35,7 @@ _SCALE_WORDS = ("hundred", "thousand", "million", "billion")
 _NUMBER_WORD = "|".join(_UNITS_WORDS + list(_SCALE_WORDS))
 _DIGIT_WORD = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
 _WORD_SEQ = re.compile(  # "one hundred and twenty-seven thousand, one hundred and fifty-seven"; "… point eight five"
-    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+|\s+oh\s+|(?<=thousand),\s+|(?<=million),\s+)(?:{_NUMBER_WORD}))*\b"
+    rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|(?:(?<=hundred)|(?<=thousand)|(?<=million))\s+and\s+|\s+oh\s+|(?<=thousand),\s+|(?<=million),\s+)(?:{_NUMBER_WORD}))*\b"
     rf"(?:\s+point(?:[\s-]+(?:{_DIGIT_WORD}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
     rf"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)\b)+)?",
     re.IGNORECASE,
@@ -370,6 +370,19 @@ def _shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
         ):
             scale = 60.0 if a.unit == "minutes" and re.search(r"\bhours?\b", text[b.end : b.end + 8]) else 1.0
             out[i] = Quantity(b.value * scale, a.unit, b.text, b.start, b.end, b.tol * scale, b.hedge, b.sign, b.kind)
+    for i in range(len(out) - 2, -1, -1):  # "fifty-five, fifty-six thousand": one figure said as a range
+        a, b = out[i], out[i + 1]
+        scale = next((k for k in (1e3, 1e6, 1e9) if a.value and 0.5 <= b.value / (a.value * k) <= 2), 0.0)
+        if a.unit == "count" and a.kind == "words" == b.kind and scale and abs(a.value) < 1000 and re.fullmatch(
+            r"\s*(?:,|or)\s*", text[a.end : b.start]
+        ):
+            low, high = sorted((a.value * scale, b.value))
+            out[i : i + 2] = [Quantity((low + high) / 2, b.unit, text[a.start : b.end], a.start, b.end,
+                                       (high - low) / 2 + b.tol, a.hedge or b.hedge, b.sign, b.kind)]
+        elif a.unit == "count" and a.kind == "words" == b.kind and scale and abs(a.value) < 1000 and re.fullmatch(
+            r"\s*(?:to|and|-|–)\s*", text[a.end : b.start]
+        ):  # "between five and six million": two bounds of one scale
+            out[i] = Quantity(a.value * scale, b.unit, a.text, a.start, a.end, a.tol * scale, a.hedge, a.sign, a.kind)
     for i in range(len(out) - 2, -1, -1):
         a, b = out[i], out[i + 1]
         if (

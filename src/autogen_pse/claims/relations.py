@@ -15,6 +15,7 @@ from .patterns import (
     _LIST_SEP,
     _OBJECT_GAP,
     _OBJECT_WORDS,
+    _PAREN,
     _PERF_DOWN,
     _PERF_UP,
     _POSSESSIVE,
@@ -22,6 +23,7 @@ from .patterns import (
     _fold,
     checked,
 )
+from .quantities import find_quantities
 
 _ANY_HOLDING_WITH = re.compile(
     r"\b(?:a|any|each|every|one)\s+(?:holding|position|stock|name|share)s?\s+(?:with|that|which|whose|where|having)\b",
@@ -86,6 +88,11 @@ class Relations(Figures):
             metric = self._qualified(text, m.end(), metric)  # "the best performer on an annualised basis"
             n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
             entity = self._entity_for(text, m.start(), mentions, scope)
+            lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
+            group = self._listed_around(text, m, [x for x in mentions if lo <= x.start < m.end() + 20])
+            negated = [x for x in mentions if x.entity == entity and re.search(r"\bnot\s+$", text[: x.start])]
+            if negated and len(group) == 1:
+                entity = next(iter(group))  # "AMZN, not AAPL, is (narrowly) the most volatile name"
             if entity is None:
                 continue
             ranked = self._ranking(metric, order)
@@ -94,8 +101,6 @@ class Relations(Figures):
                 continue
             pos = ids.index(entity) + 1
             expected = ranked[n - 1] if n <= len(ranked) else None
-            lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
-            group = {x.entity for x in mentions if lo <= x.start < m.end() + 20}
             plural = re.match(r"[\w-]*s\b", text[m.end() - 1 : m.end() + 1]) is not None or len(group) > 1
             if pos == n or (plural and pos <= max(n, len(group))):
                 out.append(
@@ -119,6 +124,25 @@ class Relations(Figures):
                     )
                 )
         return out
+
+    @staticmethod
+    def _listed_around(text: str, m: re.Match[str], near: list[Mention]) -> set[str]:
+        """The entities a ranking speaks of together: the list just before it ("Apple and Google are
+        the two biggest") or right after it ("the two biggest: Apple and Google")."""
+        before = [x for x in near if x.end <= m.start() and not re.search(r"\bnot\s+$", text[: x.start])]
+        after = [x for x in near if x.start >= m.end()]
+        run = before[-1:]
+        for x in reversed(before[:-1]):  # "Amazon (48 per cent) and Apple (47 per cent) are the most volatile"
+            if not _LIST_SEP.fullmatch(_PAREN.sub("", text[x.end : run[0].start])):
+                break
+            run.insert(0, x)
+        if after and re.fullmatch(r"[\s*_]*(?:[:(—–-]|are|were)?[\s*_]*", text[m.end() : after[0].start]):
+            run.append(after[0])
+            for x in after[1:]:
+                if not _LIST_SEP.fullmatch(text[run[-1].end : x.start]):
+                    break
+                run.append(x)
+        return {x.entity for x in run}
 
     def _qualified(self, text: str, end: int, metric: Metric) -> Metric:
         """The metric a ranking is qualified by right after it ("best performer on an annualised basis",
@@ -241,6 +265,8 @@ class Relations(Figures):
                 ),
                 actions,
             )
+            if target is not None:  # "sell 79 Apple shares" of 250: a part, as "sell some" is
+                actions = list(dict.fromkeys(actions + self._part_of(text[m.end() : target.start], entity, m.group(0))))
             finding = self._allowed(actions, entity, m.group(0))
             if _DENIED.match(tail):  # "Buy more Google — not allowed.": the text says the rules forbid it
                 ok = finding.status is not Status.SUPPORTED
@@ -248,6 +274,17 @@ class Relations(Figures):
                                   f"written as not allowed; {finding.note}")  # fmt: skip
             out.append(finding)
         return out
+
+    def _part_of(self, gap: str, entity: str, verb: str) -> list[str]:
+        """The actions "<verb> some" means, when ``gap`` gives an amount smaller than the entity holds."""
+        for q in find_quantities(gap):
+            unit = "units" if q.unit == "count" else q.unit
+            limit = self.ev.proposal_bounds.get(unit)
+            held = [f.value for f in self._facts(entity) if f.metric == limit]
+            if held and 0 < q.value < held[0]:
+                partial = (f"{verb} some", f"partial {verb.removesuffix(' of')}")  # "sell some", "partial sale"
+                return next((self.action_of[p] for p in map(_fold, partial) if p in self.action_of), [])
+        return []
 
     def _allowed(self, actions: list[str], entity: str, written: str) -> Finding:
         allowed = self.ev.allowed.get(entity, [])

@@ -26,6 +26,7 @@ from .lexicon import (
     ADVICE,
     IMPERATIVE_START,
     content_words,
+    factual_part,
     phrase_regex,
     rank_regex,
     stem,
@@ -44,6 +45,7 @@ from .patterns import (
     _quantity_units,
     _status,
     counted_noun,
+    list_indexes,
 )
 from .periods import rate_after
 from .quantities import Quantity, find_quantities
@@ -61,7 +63,8 @@ _ABSENT = re.compile(
     r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
     r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|n't\s+feature|"
     r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent)|"
-    r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?)\b",
+    r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?|partial(?:ly)?|"
+    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume))\b|[✘✗❌]",
     re.IGNORECASE,
 )
 
@@ -167,7 +170,7 @@ class Verifier(Relations, Statements):
             plain = plain[: d.start] + " " * (d.end - d.start) + plain[d.end :]
         imperative = self.ev.imperatives and IMPERATIVE_START.search(plain)
         advice = bool(ADVICE.search(plain) or imperative or text.rstrip().endswith("?"))
-        skip = name_spans(text) + markers
+        skip = name_spans(text) + markers + list_indexes(text)
         skip += [(m.start(), m.end()) for m in _TOP_N.finditer(text)]
         dates = find_dates(text)
         skip += [(d.start, d.end) for d in dates]
@@ -270,7 +273,7 @@ class Verifier(Relations, Statements):
             link = re.match(rf"\s*[:|]?\s*(?:https?://)?(?:www\.)?{re.escape(m.text.lower())}\.", text[m.end :].lower())
             labelled = (is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
                         or bool(_PROFILE_KEY.search(text, 0, m.start)))  # JSON Resume: "network": "GitHub"
-            if known is not None and not known.in_sources and not _ABSENT.search(text, lo, hi) and not link \
+            if known is not None and not known.in_sources and not _says_absent(text, lo, hi) and not link \
                     and not labelled:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
                     Finding(
@@ -286,10 +289,14 @@ class Verifier(Relations, Statements):
                 Finding(kind="direction", text=turned[0], status=Status.CONTRADICTED,
                         note=f"the source states the change the other way: {turned[1]}")
             )  # fmt: skip
-        if not advice and not any(f.status is Status.CONTRADICTED for f in findings):
-            findings += self._statement(text, found, skip + [(q.start, q.end) for q in quantities])
-            if self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings):
-                findings += self._superlatives(text)
+        if not any(f.status is Status.CONTRADICTED for f in findings):
+            # in advice, the clauses that state something: "Google announced a buyback, which could …"
+            stated = text if not advice else factual_part(plain, bool(self.ev.imperatives))
+            if stated.strip():
+                findings += self._statement(stated, found, skip + [(q.start, q.end) for q in quantities])
+        if (not advice and not any(f.status is Status.CONTRADICTED for f in findings)
+                and self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings)):
+            findings += self._superlatives(text)
         if projected:  # a table of the state after the proposed trades
             excuse_projected(findings)
         elif (begins := projection_start(text)) is not None:  # "after the trim the weight is just under 30 %"
@@ -364,6 +371,19 @@ class Verifier(Relations, Statements):
         return out + _implied(out)
 
     # --- binding ----------------------------------------------------------------------------
+
+
+_PRESENT_MARK = re.compile(r"[✔✓✅☑]")
+_LABEL_ONLY = re.compile(r"nice[- ]to[- ]haves?|partial(?:ly)?", re.IGNORECASE)
+
+
+def _says_absent(text: str, lo: int, hi: int) -> bool:
+    """Does ``text[lo:hi]`` say a name is absent ("no Rust experience", "✘ gRPC")? A tick overrides a
+    mere label: "✔ Nice to have: gRPC — exposed the API over gRPC" claims it."""
+    found = [m.group(0) for m in _ABSENT.finditer(text, lo, hi)]
+    if found and _PRESENT_MARK.search(text, lo, hi):
+        return not all(_LABEL_ONLY.fullmatch(f) for f in found)
+    return bool(found)
 
 
 def _implied(facts: list[FactValue]) -> list[FactValue]:

@@ -328,7 +328,7 @@ def entry_parts(text: str) -> list[str]:
     names ("I hold an MSc in … from …, which I took after a BSc in …")."""
     text = re.sub(r"\s*(?<![\w'’])['’]\d{2}\b", "", text)  # "Leeds '15": the year is checked apart
     text = re.sub(r"\s*(?:\t+|\s{3,})\s*(?=\S)", ", ", text.strip())  # "MSc Computer Science\tUniversity of Leeds"
-    if text.lstrip().startswith("|"):
+    if text.lstrip().startswith("|") or text.count(" | ") >= 2:  # a table row, with or without its outer bars
         cells = [c.strip(" ,") for c in text.strip().strip("|").split("|")]
         if not re.search(r"\d", text) and not find_degrees(text) and all(len(c.split()) <= 3 for c in cells):
             return []  # "| Degree | Institution | Year |"
@@ -419,6 +419,8 @@ def _scan_line(
                 Claim("degrees", matched.rstrip("."), lineno, ok, "" if ok else "the CV lists no such degree")
             )
         for m in _SCHOOL.finditer(text):
+            if " " not in m.group(1).strip():
+                continue  # "| Qualification | Institute | Year |": a column's name, no institution
             ok = bool(model.school_entries(m.group(1))) or model.in_cv_text(m.group(1))
             out.append(Claim("degrees", m.group(1), lineno, ok, "" if ok else "institution not in the CV"))
     if "orgs" in kinds:

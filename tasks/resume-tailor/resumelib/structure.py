@@ -21,7 +21,8 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "skills",
         "Skills",
-        ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages"),
+        ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages",
+         "strengths"),
     ),
     ("experience", "Experience", (
         "experience", "employment", "work history", "career history", "career", "roles", "positions held",
@@ -39,6 +40,8 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("languages", "Languages", ("languages", "spoken languages")),
     ("interests", "Interests", ("interests", "hobbies")),
     ("referees", "Referees", ("referees", "references")),
+    ("personal", "Personal details", ("personal details", "personal information", "personal data", "personal profile")),
+    ("declaration", "Declaration", ("declaration",)),
 )
 CANONICAL = {cls: name for cls, name, _ in SECTION_CLASSES}
 SECTION_ORDER = (
@@ -87,6 +90,7 @@ class Section:
     end: int
 
 
+_CAPS_LABEL = re.compile(r"^\s*([A-Z][A-Z &/-]{2,40}?)\s*:\s+\S")
 _MAIN_SECTIONS = ("summary", "experience", "education", "skills", "certifications")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([A-Za-z][\w &/-]{1,38}?)[.:]?\s*\1[.:]?\s+\S")
 
@@ -113,6 +117,11 @@ def split_sections(lines: list[str]) -> list[Section]:
         text = line.strip().strip("|+=*_ ").strip()  # "| SUMMARY        |" in an ASCII box
         if head is None and text.isupper() and classify_section(text) and len(text) <= 40:
             head = (2, text.title())
+        label = _CAPS_LABEL.match(line) if head is None else None  # "PERSONAL DETAILS: Elena Marsh, …"
+        if label and classify_section(label.group(1)):
+            head, inline_label = (2, label.group(1).title()), True
+        else:
+            inline_label = False
         plain = clean_inline(text)  # "Experience", "Licenses & certifications": a plain-text heading line
         if (
             head is None
@@ -136,6 +145,8 @@ def split_sections(lines: list[str]) -> list[Section]:
             continue  # "# Elena Marsh — candidate summary": the document's title, not a section
         current = sections[-1]
         is_md = bool(_HEADING.match(line))
+        if cls is not None and cls == current.cls and not is_md:
+            continue  # "**Roles & Responsibilities**" inside an experience entry: a label, not a new section
         if cls is not None and (current.cls in ("header", None) or level <= current.level):
             pass
         elif cls is None and is_md and level <= 2 and current.cls != "header" and level <= current.level:
@@ -143,7 +154,7 @@ def split_sections(lines: list[str]) -> list[Section]:
         else:
             continue
         current.end = i
-        sections.append(Section(cls, clean_inline(title), level, i, i if inline else i + 1, len(lines)))
+        sections.append(Section(cls, clean_inline(title), level, i, i if inline or inline_label else i + 1, len(lines)))
     return sections
 
 
@@ -176,7 +187,8 @@ class Block:
 
 
 _SUBLABEL = re.compile(
-    r"^\W*(?:(?:key|selected|notable|major|main|other|recent)\s+)?(?:responsibilities|achievements|accomplishments|"
+    r"^\W*(?:(?:key|selected|notable|major|main|other|recent)\s+)?(?:(?:roles?\s*(?:&|and)\s*)?responsibilities|"
+    r"achievements|accomplishments|"
     r"highlights|impact|duties|"
     r"technical\s+environment|tech(?:nology)?\s+stack|stack|tools|environment|technologies)\b\W*(?::|$)",
     re.IGNORECASE,

@@ -1,0 +1,179 @@
+"""Phrasings the blind batch x brought (an adviser's shorthand meeting notes, a small local model's
+emoji-heavy chat output; an Indian-format résumé, a recruiter's job-match one-pager) and the
+podcast/e-mail replies of batch w: each read right when faithful and still contradicted when one
+fact is changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from autogen_pse.claims import Status, Verifier, build_ledger
+from autogen_pse.claims.dates import find_dates
+from autogen_pse.claims.quantities import find_quantities
+from tests.claims_support import checker_for, status_of, verifier_for
+
+
+def contradicted(verifier: Verifier, text: str) -> bool:
+    return any(c.status is Status.CONTRADICTED for c in build_ledger(text, verifier).claims)
+
+
+@pytest.fixture(scope="module")
+def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
+    return verifier_for("portfolio-review", tmp_path_factory.mktemp("shorthand"))
+
+
+@pytest.fixture(scope="module")
+def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
+    return verifier_for("resume-tailor", tmp_path_factory.mktemp("shorthand-cv"))
+
+
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        # one metric word names an amount and its percentage ("GL" is gain/loss)
+        ("MSFT: GL -$6.6k, approx -28%.", "MSFT: GL -$6.6k, approx -32%."),
+        ("MSFT: P/L -$6.6k, -27.7%.", "MSFT: P/L -$6.6k, -22.7%."),
+        # counts with digits: "N out of M", "N of M pos"
+        ("✅ **3 out of 5** holdings are **in profit**!", "✅ **4 out of 5** holdings are **in profit**!"),
+        ("2 of 5 pos underwater.", "3 of 5 pos underwater."),
+        # a month and a two-digit year in a dashboard row; "mid-2008"; "bought '05"
+        ("AAPL  ~44%   +480%   Jan 05", "AAPL  ~44%   +480%   Jan 06"),
+        ("📆 **IBM opened:** **mid-2006**", "📆 **IBM opened:** **mid-2008**"),
+        ("AAPL — bought '05 @ ~$38.", "AAPL — bought '07 @ ~$38."),
+        # investors' slang for a multiple of cost
+        ("AAPL — bought @ ~$38, now ~$223 → a five-bagger.", "AAPL — bought @ ~$38, now ~$223 → a ten-bagger."),
+        # an action with its amount between the verb and the holding
+        ("Agreed to sell ~600 MSFT sh.", "Agreed we'd buy ~10 more GOOG sh and average down."),
+        ("I'd like to sell 79 of your Apple shares.", "I'd like to sell all 250 of your Apple shares."),
+        ("We recommend the sale of 79 Apple shares.", "We recommend the sale of 250 Apple shares."),
+        # a ranking in shorthand, in a list of other holdings
+        ("sizes: AAPL ~$55.8k (44%), GOOG = 2nd biggest pos, then IBM & AMZN trailing.",
+         "sizes: AAPL ~$55.8k (44%), MSFT = 2nd biggest pos, then IBM & AMZN trailing."),
+        # an unknown symbol as a bullet's bold lead, talked of as a holding
+        ("- **AMZN** 🌐 — also **in profit** and **needs no action** 👍",
+         "- **CSCO** 🌐 — also **in profit** and **needs no action** 👍"),
+        ("5 equities, no other pos.", "5 equities + small ORCL pos (flat, ignore for now)."),
+        # a table whose columns are the holdings
+        ("| | **IBM** | **AMZN** |\n|---|---|---|\n| **Weight** | 14.81% | 10.13% |",
+         "| | **IBM** | **AMZN** |\n|---|---|---|\n| **Weight** | 10.13% | 14.81% |"),
+        # a spoken range of one scale: "fifty-five, fifty-six thousand"
+        ("Apple's worth about fifty-five, fifty-six thousand on its own.",
+         "Apple's worth about sixty-five, sixty-six thousand on its own."),
+    ],
+)
+def test_shorthand_and_chat_output(portfolio: Verifier, faithful: str, fabricated: str) -> None:
+    assert not contradicted(portfolio, faithful)
+    assert contradicted(portfolio, fabricated)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a reply about the holding just discussed, by pronoun: true of it, not of the whole portfolio
+        "You've had it since November 2007 — more than two years — and it's down more than ten percent.",
+        # a figure denied in the same breath
+        "Apple is about forty-four percent, not thirty-five.",
+        # a person's initials after the name
+        "Hosts: Dr. Mei Lin (ML) and Rafael Cruz (RC). Apple is 43.85% of the book.",
+        # a to-do list run into one line: its numbers are no figures
+        "to do:  1 trim AAPL 79  2 sell MSFT 600  3 note GOOG hold reason in file",
+        # "of your money" is a share of the portfolio; "of the money put in" a return on cost
+        "Amazon is only around a tenth of your money.",
+        "The unrealised gain, some $51,000, is roughly two-thirds of the money put in.",
+        # a field gap ends what a count speaks of
+        "GL ≈ +$51.3k → roughly two-thirds up on cost  5 pos; 2 in the red (GOOG, MSFT), 3 green",
+    ],
+)
+def test_faithful_phrasings_are_not_contradicted(portfolio: Verifier, text: str) -> None:
+    assert not contradicted(portfolio, text)
+
+
+def test_unsupported_news_in_a_sentence_that_also_gives_advice_is_flagged(portfolio: Verifier) -> None:
+    text = "On the positive side, **Google announced a share buyback program**, which could **support the price**."
+    assert status_of(portfolio, text) is Status.UNVERIFIABLE
+    assert status_of(portfolio, "IBM raised its dividend again last qtr, C. likes it. no trigger → HOLD (could BUY).") \
+        is Status.UNVERIFIABLE
+    assert status_of(portfolio, "Apple is up 480%, which could tempt you to add more.") is not Status.UNVERIFIABLE
+
+
+def test_number_readings() -> None:
+    def read(text: str) -> list[tuple[str, float]]:
+        return [(q.text, q.value) for q in find_quantities(text)]
+
+    assert read("between five and six million") == [("five", 5e6), ("six million", 6e6)]
+    assert read("five and six") == [("five", 5), ("six", 6)]
+    assert read("two hundred and fifty shares") == [("two hundred and fifty", 250)]
+    assert read("Roughly seventeen, eighteen thousand dollars") == [("seventeen, eighteen thousand dollars", 17500)]
+    assert read("a ten-bagger.") == [("ten-bagger", 10)]
+    assert [d.value for d in find_dates("Jan 05, Nov 07 and Jan 00; on Mar 15 we met")] == [
+        "2005-01", "2007-11", "2000-01"]
+
+
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        # a tick overrides a mere "nice to have" label
+        ("✘ **Nice to have: gRPC** — not in the CV.",
+         "✔ **Nice to have: gRPC** — exposed the Go payments API to internal consumers over gRPC."),
+        # a bullet whose employer is named in another paragraph: its figure is still checked
+        ("Led the migration of 14 Python services onto Kubernetes and cut monthly cloud spend by about a third.",
+         "Led the migration of 14 Python services onto Kubernetes and cut monthly cloud spend by more than half."),
+    ],
+)
+def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -> None:
+    assert not contradicted(resume, faithful)
+    assert contradicted(resume, fabricated)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Every line is backed by the CV; of the nice-to-haves only Terraform is there.",
+        "Any exposure to Rust or gRPC outside the CV.",
+        "| Requirement | Match | Evidence |\n|---|---|---|\n| Rust / gRPC / Terraform | partial | Terraform only |",
+        "**Containers & IaC** | Kubernetes, Docker, Terraform",
+        "Mobile: +44 7700 900123 E-Mail: elena.marsh@example.com",
+    ],
+)
+def test_recruiter_notes_on_gaps_claim_nothing(resume: Verifier, text: str) -> None:
+    assert all(c.status is not Status.CONTRADICTED and c.status is not Status.UNVERIFIABLE
+               for c in build_ledger(text, resume).claims), text
+
+
+INDIAN_FORMAT = """# ELENA MARSH
+
+### WORK EXPERIENCE
+
+#### Senior Backend Engineer
+**Brightline Payments Ltd**, Manchester, UK | March 2020 – Present
+
+**Roles & Responsibilities**
+- Designed an idempotent payments API in Go handling 1,200 requests per second at peak.
+
+### KEY STRENGTHS (FROM THE ABOVE)
+
+- Payment API design with idempotency
+
+ACADEMIC DETAILS
+Qualification | Institute | Year | Grade
+MSc Computer Science | University of Leeds | 2015 | —
+
+PERSONAL DETAILS: Elena Marsh, Manchester, UK
+
+### DECLARATION
+
+I hereby declare that the details furnished above are true to the best of my knowledge.
+
+**Place:** Manchester, UK
+"""
+
+
+def test_indian_format_sections_are_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A "Roles & Responsibilities" label, "Key strengths", an Academic Details table without its
+    rule, an inline "PERSONAL DETAILS:" line and a Declaration are read as what they are."""
+    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("indian"))
+    failed = {r.name: r.detail for r in checker.check(INDIAN_FORMAT) if not r.ok}
+    for name in ("employers", "entries", "degrees", "titles"):
+        assert name not in failed, failed.get(name)
+    wrong = INDIAN_FORMAT.replace("University of Leeds", "University of Manchester")
+    assert "degrees" in {r.name for r in checker.check(wrong) if not r.ok}
