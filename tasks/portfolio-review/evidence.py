@@ -121,6 +121,9 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
         derive("stop_price", "stop_price", stop_price, "money", f"{stop_price:,.2f} per unit")
         derive("stop_price_gap", "stop_distance", close - stop_price, "money",
                f"{close - stop_price:,.2f} per unit to the stop price")  # fmt: skip
+        if close > paid:  # "like 80%+ of whatever you trim is gain": the share of a sale's proceeds that is gain
+            in_value = (1 - paid / close) * 100
+            derive("gain_in_value_pct", "gain_in_value", in_value, "pct", f"{in_value:.1f}% of its value is gain")
         if close < paid:  # "the shares would need to rise about 38 % to get back to cost"
             rise = (paid / close - 1) * 100
             derive("recovery_pct", "recovery", rise, "pct", f"{rise:.1f}% rise to cost")

@@ -48,14 +48,14 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    # batches a–w; the floors sit under a–l's because the blind batches m–w (voice memos, YAML reports,
+    # batches a–y; the floors sit under a–l's because the blind batches m–y (voice memos, YAML reports,
     # spreadsheet pastes, LinkedIn, HTML e-mails, PDF and Word pastes, LaTeX, chat transcripts, notebook
-    # exports, newsletters, JSON Resume, podcast scripts, e-mail threads, ASCII timelines…) are in the
-    # count (see docs/claims.md)
-    ("portfolio-review", {"contradicted": 0.915, "no_number_flagged": 0.79, "fails": 0.83,
-                          "faithful_failed": 0.19, "faithful_warned": 0.085}),
-    ("resume-tailor", {"contradicted": 0.925, "no_number_flagged": 0.84, "fails": 0.92,
-                       "faithful_failed": 0.15, "faithful_warned": 0.0}),
+    # exports, newsletters, JSON Resume, podcast scripts, e-mail threads, ASCII timelines, shorthand notes,
+    # forum replies, Indian and Canadian résumés…) are in the count (see docs/claims.md)
+    ("portfolio-review", {"contradicted": 0.925, "no_number_flagged": 0.86, "fails": 0.84,
+                          "faithful_failed": 0.175, "faithful_warned": 0.075}),
+    ("resume-tailor", {"contradicted": 0.93, "no_number_flagged": 0.86, "fails": 0.925,
+                       "faithful_failed": 0.14, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
     bench = _bench()

@@ -88,6 +88,47 @@ def test_faithful_phrasings_are_not_contradicted(portfolio: Verifier, text: str)
     assert not contradicted(portfolio, text)
 
 
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        # a writer who never capitalises: a sentence still ends at ". that's"
+        ("you've been holding MSFT since 2000 and it's down ~28%. that's the stop-loss firing.",
+         "you've been holding MSFT since 1998 and it's down ~28%. that's the stop-loss firing."),
+        # the share of a sale's proceeds that is gain (tax-aware memos)
+        ("The Apple trim is mostly taxable gain: about 83% of the proceeds.",
+         "The Apple trim is mostly taxable gain: about 63% of the proceeds."),
+        # the other side of a comparison owns no figure before it
+        ("selling MSFT also gives you a ~$6.6k loss to set against the apple gain.",
+         "selling MSFT also gives you a ~$8.6k loss to set against the apple gain."),
+        # a flag in a table's reason cell belongs to the row, not to a holding named after it
+        ("| Symbol | Action | Reason |\n|---|---|---|\n| MSFT | SELL | Stop-loss; long-held loss; offsets Apple gain |",
+         "| Symbol | Action | Reason |\n|---|---|---|\n| IBM | HOLD | Stop-loss; long-held loss; offsets Apple gain |"),
+    ],
+)
+def test_casual_replies_and_memos(portfolio: Verifier, faithful: str, fabricated: str) -> None:
+    assert not contradicted(portfolio, faithful)
+    assert contradicted(portfolio, fabricated)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if you trim apple and want to put the cash somewhere, those two are the only ones your rules let you buy.",
+        "fwiw top 3 (aapl, goog, ibm) = ~76% of the thing. effective number of holdings is like 3.65 even though you own 5.",
+        "2.2 Microsoft. Unlike an Apple trim, a sale here would produce a realised loss.",
+        "> Please confirm (1) the Apple trim, (2) the Microsoft sale, and (3) whether Google should be held.",
+        "first time posting, be gentle. msft is from 2000, the rest i bought 2005-2007.",
+        "--- **Decision required:** which of 1.2–1.4 to execute, and whether together. ---",
+        "┌──────────────────────────────┐\n│ DECISION REQUIRED            │\n│ (a) Trim Apple by 79 units?  │\n"
+        "│ (c) Refer the gain to tax?   │\n└──────────────────────────────┘",
+        "MEMO — PRIVATE & CONFIDENTIAL\n\nTo: Principal\nFrom: Portfolio Analyst",
+        "apple went from $38 to $223, so like 80%+ of whatever you trim is gain.",
+    ],
+)
+def test_casual_and_memo_phrasings_are_not_flagged(portfolio: Verifier, text: str) -> None:
+    assert all(c.status not in (Status.CONTRADICTED, Status.UNVERIFIABLE) for c in build_ledger(text, portfolio).claims)
+
+
 def test_unsupported_news_in_a_sentence_that_also_gives_advice_is_flagged(portfolio: Verifier) -> None:
     text = "On the positive side, **Google announced a share buyback program**, which could **support the price**."
     assert status_of(portfolio, text) is Status.UNVERIFIABLE
@@ -133,6 +174,7 @@ def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -
         "| Requirement | Match | Evidence |\n|---|---|---|\n| Rust / gRPC / Terraform | partial | Terraform only |",
         "**Containers & IaC** | Kubernetes, Docker, Terraform",
         "Mobile: +44 7700 900123 E-Mail: elena.marsh@example.com",
+        "## Tips\n\nBe ready to talk about architecture decisions; the code review guidelines are your best evidence.",
     ],
 )
 def test_recruiter_notes_on_gaps_claim_nothing(resume: Verifier, text: str) -> None:
@@ -166,6 +208,44 @@ I hereby declare that the details furnished above are true to the best of my kno
 
 **Place:** Manchester, UK
 """
+
+
+CANADIAN_FORMAT = """# Elena Marsh
+
+## Highlights of Qualifications
+- Nine years of backend engineering in Python and Go
+- Designed an idempotent payments API at Brightline Payments Ltd
+
+## Professional Experience
+
+### Senior Backend Engineer — Brightline Payments Ltd
+Mar. 2020 – Present
+- 35% reduction in cloud spend (~$420K/yr) by consolidating PostgreSQL clusters
+
+## EDUCATION & CERTIFICATIONS
+MSc Computer Science, University of Leeds (2015)
+AWS Certified Solutions Architect – Associate (2021) · CKAD (2022)
+
+---
+
+### Key changes made
+- Moved the Kafka work up.
+
+### Tips
+- Rust is a gap; say so.
+"""
+
+
+def test_canadian_format_and_assistant_notes_are_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"Highlights of Qualifications" is a summary (not education), a merged "Education &
+    Certifications" heading names both sections, and the notes after the CV are no entries."""
+    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("canadian"))
+    failed = {r.name: r.detail for r in checker.check(CANADIAN_FORMAT) if not r.ok}
+    for name in ("entries", "degrees", "employers"):
+        assert name not in failed, failed.get(name)
+    assert "Certifications" not in failed.get("sections", "")
+    wrong = CANADIAN_FORMAT.replace("MSc Computer Science", "PhD Computer Science")
+    assert "degrees" in {r.name for r in checker.check(wrong) if not r.ok}
 
 
 def test_indian_format_sections_are_read(tmp_path_factory: pytest.TempPathFactory) -> None:

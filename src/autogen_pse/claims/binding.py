@@ -7,7 +7,7 @@ import re
 
 from .catalogue import Mention
 from .evidence import Metric
-from .lexicon import DOWN_RE, UP_RE
+from .lexicon import DOWN_RE, UP_RE, tokens
 from .patterns import (
     _AFTER_GAP,
     _CLAUSE,
@@ -40,6 +40,8 @@ _COPULA_END = re.compile(
 )
 _APPOSED = re.compile(r"\s*,\s*(?:about|around|roughly|approximately|some|nearly|almost|just|~)?\s*", re.IGNORECASE)
 
+_HEDGE_END = re.compile(r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|just|like|some)\s*$|[~≈]\s*$",
+                        re.IGNORECASE)
 _PAIR_GAP = re.compile(r"\s*(?:[,/]|\bor\b)\s*(?:about|approx\.?|around|roughly|~|c\.)?\s*", re.IGNORECASE)
 
 
@@ -54,19 +56,23 @@ class Binding(VerifierState):
         if len(self._spans) > 256:
             self._spans.clear()
         spans: list[tuple[int, int, Metric]] = []
+        words = tokens(text)
         for metric in self.ev.metrics:
             rx = self.metric_re.get(metric.name)
-            if rx is None:
-                continue
+            first = self.metric_first.get(metric.name)
+            if rx is None or (first is not None and not first & words):
+                continue  # none of its phrases can start here (a regex of hundreds of phrases is slow)
             spans += [(m.start(), m.end(), metric) for m in rx.finditer(text)]
         spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
         out: list[tuple[int, int, Metric]] = []
+        reach, since = -1, -1  # the furthest end of a kept phrase, and the earliest start reaching it
         for span in spans:  # a phrase inside a longer one of another metric is that one's ("annualised
             # volatility"); phrases that only overlap both stand ("beyond the stop-loss level")
-            inside = [o for o in out if o[0] <= span[0] and span[1] <= o[1] and (o[0], o[1]) != (span[0], span[1])]
-            if inside:
-                continue
+            if span[1] < reach or (span[1] == reach and since < span[0]):
+                continue  # (spans come by start, longest first: every kept one starts at or before this)
             out.append(span)
+            if span[1] > reach:
+                reach, since = span[1], span[0]
         self._spans[text] = out
         return out
 
@@ -258,7 +264,7 @@ class Binding(VerifierState):
                     or ("," in gap and len(gap) > 25 and not _FRONTED.match(gap))
                 ):
                     continue
-                found.append((len(gap), metric))
+                found.append((len(_HEDGE_END.sub("", gap)), metric))  # "up like 16 %": as near as "up 16 %"
             elif s >= q.end:
                 gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (
                     q.kind in ("multiple", "fraction")

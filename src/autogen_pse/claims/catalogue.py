@@ -50,7 +50,8 @@ Slide Slides Speaker Presenter Chart Figure Fig Table Appendix Agenda Deck Page 
 Reasoning Answer Final Draft Question Assistant User Wait Hmm Referees References Level Levels Expert Advanced
 Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approximately Nearly Almost Analyst Chair
 Committee Secretary Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
-Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel
+Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qualifications Declaration Personal
+Details Strengths Objective Tips Changes
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(

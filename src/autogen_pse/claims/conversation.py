@@ -33,7 +33,7 @@ def user_turn_lines(text: str) -> set[int]:
 
 _ATTRIBUTION = re.compile(r"^[ \t>]*(?:On\b.{4,120}\bwrote:|-{2,}\s*(?:Original|Forwarded) Message\s*-{2,})\s*$",
                           re.I | re.M)
-_MAIL_HEADER = re.compile(r"^(?:Subject|From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.I)
+_MAIL_HEADER = re.compile(r"^\W*(?:Subject|From|To|Cc|Bcc|Date|Sent|Reply-To|Re|Attn|Prepared (?:by|for))\W*:", re.I)
 _SIGNATURE = re.compile(r"^(?:-- ?|—|Sent from my \w+.*)$")
 
 
@@ -49,9 +49,10 @@ def quoted_lines(text: str) -> set[int]:
     lines = text.split("\n")
     out: set[int] = set()
     top = 0
-    while top < len(lines) and _MAIL_HEADER.match(lines[top]):
-        out.add(top + 1)
-        top += 1
+    for n, line in enumerate(lines[:10], start=1):  # a message's or memo's header (after a title, maybe)
+        if _MAIL_HEADER.match(line):
+            out.add(n)
+            top = n
     if not top and not _ATTRIBUTION.search(text):
         return out
     quoted = signature = False  # after the first attribution every ">" line is quoted (answers may sit between)

@@ -49,7 +49,9 @@ class Counts(VerifierState):
             if i in used or q.unit != "count" or q.value != int(q.value) or q.value > 50:
                 continue
             before = text[max(0, q.start - 12) : q.start].lower()
-            if everything is not None and re.search(r"\bout of\s*$", before):
+            owned = re.search(r"\b(?:own|hold|have)\s+(?:only\s+|just\s+)?$", before) and re.match(r"\s*(?:[.,;)]|$)",
+                                                                                               text[q.end :])
+            if everything is not None and (re.search(r"\bout of\s*$", before) or owned):  # "even though you own 5."
                 used.add(i)
                 out.append(self._count_finding(q.text, int(q.value), everything))
                 continue

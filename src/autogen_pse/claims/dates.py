@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MONTHS = {name: n for n, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 _MON = (
@@ -108,6 +109,11 @@ def _value(m: re.Match[str]) -> str | None:
 
 def find_dates(text: str) -> list[DateMention]:
     """Dates of ``text`` in order, each span once (the most precise pattern wins)."""
+    return list(_dates_of(text))
+
+
+@lru_cache(maxsize=1024)
+def _dates_of(text: str) -> tuple[DateMention, ...]:
     taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _NAMES.finditer(text)]
     out: list[DateMention] = []
     for pattern in _PATTERNS:
@@ -123,12 +129,21 @@ def find_dates(text: str) -> list[DateMention]:
         running = re.match(r"\s*(?:–|-|—|to|until)\s*(present|now|current|today|date)\b", text[d.end:], re.I)
         if running:
             out.append(DateMention("present", running.group(1), d.end + running.start(1), d.end + running.end(1)))
-    return sorted(out, key=lambda d: d.start)
+    return tuple(sorted(out, key=lambda d: d.start))
+
+
+# "para 4.1", "sections 2.2–2.4", "which of 1.2–1.4 to execute": references to a document's numbered paragraphs
+_REFERENCES = re.compile(
+    r"\b(?:para(?:graph)?s?|sections?|§§?|clauses?|items?|points?)\.?\s+\d+(?:\.\d+)*"
+    r"(?:\s*(?:[–-]|to|and)\s*\d+(?:\.\d+)*)?|(?<![\d.])[1-9]\.\d\s*[–-]\s*[1-9]\.\d(?![\d.%])",
+    re.IGNORECASE,
+)
 
 
 def name_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1"): neither dates nor figures."""
-    return [(m.start(), m.end()) for m in _NAMES.finditer(text)]
+    """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1") and of paragraph references
+    ("para 4.1"): neither dates nor figures."""
+    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES) for m in rx.finditer(text)]
 
 
 def same_date(written: str, fact: str) -> bool:

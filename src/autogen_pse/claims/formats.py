@@ -226,6 +226,8 @@ _BOX = re.compile(r"[\u2500-\u257f●○◦▶◀►◄■□]")  # rules, frame
 _LEADER = re.compile(r"(?<=\S) ?\.{4,} ?(?=\S)")  # "MSc Computer Science ........ University of Leeds"
 
 
+# "│ (a) Trim Apple by 79 units?   │": a line of a framed box is an item of its own
+_FRAMED_LINE = re.compile(r"(?m)^([ \t]*)[│║┃](?=[ \t])([^│║┃\n]*)[│║┃][ \t]*$")
 _TIMELINE_SPAN = re.compile(r"(?<=\d{4})[ \t]*[─━═●○◦▶►]+[ \t]*(?=(?:\d{4}|now|present|today|current)\b)", re.I)
 
 
@@ -242,6 +244,7 @@ def _plain_text_art(text: str) -> str:
     text = _BOX_BULLET.sub(lambda m: m.group(0)[:-1] + "-" if m.group(0)[-1] in "●○◦■□►"
                            else "-" + " " * (len(m.group(0)) - 1), text)
     text = _LEADER.sub(lambda m: "," + " " * (len(m.group(0)) - 1), text)
+    text = _FRAMED_LINE.sub(lambda m: m.group(0).replace(m.group(0)[len(m.group(1))], "-", 1), text)
     return _BOX.sub(lambda m: " " * len(m.group(0)), text)
 
 

@@ -157,7 +157,7 @@ ADVICE = re.compile(
 )
 IMPERATIVE_START = re.compile(
     r"^(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|[A-Za-z][.)]|\([a-z]{1,4}\))\s)?[^\w*]*(?:\*\*[^*]+\*\*[:\s]*)?"
-    r"(?:consider|review|recalculate|recompute|monitor|trim|sell|hold|keep|reassess|rebalance|"
+    r"(?:consider|be|expect|mention|emphasise|emphasize|highlight|stress|quantify|review|recalculate|recompute|monitor|trim|sell|hold|keep|reassess|rebalance|"
     r"document|check|confirm|discuss|set|watch|revisit|avoid|do|don't|use|add|reduce|think|look|talk|schedule|"
     r"update|re-run|rerun|run|compare|exit|buy|evaluate|re-evaluate|decide|maintain|retain|book|take|track|"
     r"flag|note|record|verify|rerun|plan|prepare|ask|agree|apply|execute|implement|stay|leave|wait|tighten|"
@@ -261,6 +261,26 @@ def _phrase_body(phrase: str, modifiers: bool) -> str:
     return re.escape(phrase).replace(r"\ ", r"[\s-]+")
 
 
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def tokens(text: str) -> frozenset[str]:
+    """The lower-case letter-and-digit runs of ``text``: what :func:`first_tokens` is checked against."""
+    return frozenset(_TOKEN.findall(text.lower()))
+
+
+def first_tokens(phrases: list[str] | tuple[str, ...]) -> frozenset[str] | None:
+    """The first letter-and-digit run of each phrase: a phrase can only match a text whose
+    :func:`tokens` hold its first one (``None`` when a phrase starts with a symbol: no such test)."""
+    out = set()
+    for p in phrases:
+        m = re.match(r"\s*([a-z0-9]+)", p.lower())
+        if m is None:
+            return None
+        out.add(m.group(1))
+    return frozenset(out)
+
+
 def phrase_regex(
     phrases: list[str] | tuple[str, ...], *, after_hyphen: bool = False, phrase_end: bool = False,
     modifiers: bool = False,
@@ -276,7 +296,8 @@ def phrase_regex(
     body = "|".join(_phrase_body(p, modifiers) for p in words)
     before = r"(?<![\w])" if after_hyphen else r"(?<![\w-])"
     if modifiers:  # "the lower-volatility option": a metric after a comparative and a hyphen (not "stop-loss")
-        before = "(?:" + before + "|" + "|".join(rf"(?<=\b{w}-)" for w in _COMPARATIVES) + ")"
+        # (the comparatives are looked for only after a hyphen: a regex tries this at every position)
+        before = "(?:" + before + "|(?<=-)(?:" + "|".join(rf"(?<=\b{w}-)" for w in _COMPARATIVES) + "))"
     # ``phrase_end``: not before a possessive ("of the portfolio" in "of the portfolio's gain")
     parts = [rf"{before}(?:{body})(?![\w])" + (r"(?!['’]s\b)" if phrase_end else "")] if words else []
     parts += [re.escape(p) for p in symbols]

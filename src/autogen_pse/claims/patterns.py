@@ -185,8 +185,9 @@ _AFTER_GAP = re.compile(
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison
     r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*|"
-    r"beat|beats|beating|trails?|trailing|lags?|lagging|exceeds?|exceeding|overtak\w*)"
-    r"\s+(?:the\s+)?$",
+    r"beat|beats|beating|trails?|trailing|lags?|lagging|exceeds?|exceeding|overtak\w*|"
+    r"(?:set|offset|offsetting|cushion\w*)\s+against|against|to\s+offset)"  # "a loss to set against the apple gain"
+    r"\s+(?:the\s+|your\s+|our\s+)?$",
     re.IGNORECASE,
 )
 _CHAIN = re.compile(
@@ -202,6 +203,7 @@ _GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or mo
     r"\b(?:no|any|each|every)\s+(?:single\s+)?(?:holding|position|stock|name|share)s?\s+(?:that\b|which\b|"
     r"may\b|must\b|should\b|shall\b|can\b|is\b|down\b|up\b|held\b|owned\b|above\b|below\b|over\b|under\b)"
     r"|\ba\s+(?:holding|position|stock)\b[^.;]{0,60}\b(?:or more|or longer|or worse|at least)\b"
+    r"|^\W*(?:your|our|my|the)\s+(?:rules|rule\s*book|limits)\s*(?:are\s*)?:"  # "your rules: 30% cap, -20% stop, …"
 )
 GENERIC = re.compile(_GENERIC_SUBJECT, re.IGNORECASE)
 _NORM = re.compile(  # a rule stated of any holding: its figures may be the rules' own
@@ -292,12 +294,17 @@ _INDEX = re.compile(  # before a word that is no unit: "1 trim AAPL", not "1 yr 
 )
 
 
+_PAREN_INDEX = re.compile(r"\((\d{1,2})\)(?=\s)")
+
+
 def list_indexes(text: str) -> list[tuple[int, int]]:
-    """The numbers of a list run into one line ("to do:  1 trim AAPL 79  2 sell MSFT 600  3 note …"):
-    1, 2, 3 … in order, each before a word; not figures."""
-    found = [m for m in _INDEX.finditer(text)]
-    numbers = [int(m.group(1)) for m in found]
-    if len(found) < 2 or numbers != list(range(numbers[0], numbers[0] + len(numbers))) or numbers[0] > 1:
-        return []
-    return [(m.start(1), m.end(1)) for m in found]
+    """The numbers of a list run into one line ("to do:  1 trim AAPL 79  2 sell MSFT 600  3 note …",
+    "confirm (1) the Apple trim, (2) the Microsoft sale"): 1, 2, 3 … in order; not figures."""
+    out: list[tuple[int, int]] = []
+    for rx in (_INDEX, _PAREN_INDEX):
+        found = list(rx.finditer(text))
+        numbers = [int(m.group(1)) for m in found]
+        if len(found) >= 2 and numbers[0] <= 1 and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            out += [(m.start(1), m.end(1)) for m in found]
+    return out
 

@@ -268,7 +268,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         sign = -1 if sign_text in ("-", "−", "–") else (1 if sign_text == "+" else 0)
         start = m.start("sign") if m.group("sign") else (m.start("cur") if cur else m.start("num"))
         hedge, _h = _hedge_before(text, start)
-        post = re.match(r"\s*(?:or\s+(?:worse|more|higher|above|greater|better|longer|deeper)|plus\b)", text[m.end() :])
+        post = re.match(r"\s*(?:or\s+(?:worse|more|higher|above|greater|better|longer|deeper)|plus\b)|\+(?![\d\w])",
+                        text[m.end() :])  # "80%+"
         if m.group("plus") or post:
             hedge = "over"
         elif re.match(r"\s*or\s+(?:less|lower|below|fewer|shorter)", text[m.end() :]):

@@ -8,7 +8,7 @@ from .catalogue import Mention
 from .dates import same_date
 from .evidence import FactValue, Metric
 from .figures import Figures
-from .lexicon import NEAR_WORDS, NEGATIONS, ORDINALS
+from .lexicon import NEAR_WORDS, NEGATIONS, ORDINALS, tokens
 from .model import Finding, Status
 from .patterns import (
     _CLAUSE,
@@ -38,6 +38,10 @@ _RANGE_ON = re.compile(r"\s*(?:–|-|—|to|until|through)\s*(?:\d|present|now|c
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
 
+_THE_REST = re.compile(r"\b(?:the\s+rest|the\s+others|the\s+other\s+(?:\w+\s+)?(?:holdings|positions|stocks|names))\b"
+                       r"[^.;]*$", re.IGNORECASE)
+_PERMITTED = re.compile(r"\b(?:lets?|allows?|permits?)\s+(?:you|us|me|them)\s+(?:to\s+)?$", re.IGNORECASE)
+
 class Relations(Figures):
     """Ranks, counts, actions, flags, directions and dates (a part of the Verifier)."""
 
@@ -47,8 +51,12 @@ class Relations(Figures):
         out: list[Finding] = []
         if not self.rank_any.search(text):
             return out
+        words = tokens(text)
         found = [
-            (m, metric, phrase, order) for rx, metric, phrase, order in self.rank_re if rx for m in rx.finditer(text)
+            (m, metric, phrase, order)
+            for (rx, metric, phrase, order), first in zip(self.rank_re, self.rank_first, strict=True)
+            if rx and (first is None or first & words)
+            for m in rx.finditer(text)
         ]
         longest = [  # "the best return per year" is that, not "the best return"
             f
@@ -216,7 +224,10 @@ class Relations(Figures):
             )
             noun_use = re.search(
                 r"\b(?:the|a|an|this|that|any|each)\s+$", text[max(0, m.start() - 6) : m.start()], re.IGNORECASE
-            )
+            ) or re.match(r"(?:the|a|an)\s", m.group(0), re.IGNORECASE)  # "a sale here would …"
+            if _PERMITTED.search(text, max(0, m.start() - 30), m.start()) and not _OBJECT_GAP.match(
+                    text, m.end()).group(0).strip() and re.match(r"\W*$", text[m.end() : m.end() + 3]):
+                continue  # "the only ones your rules let you buy.": what the rules allow, no recommendation
             entity: str | None
             if owner is not None:
                 entity = owner.entity
@@ -300,12 +311,13 @@ class Relations(Figures):
 
     def _flags(self, text: str, mentions: list[Mention], scope: list[str], table: bool = False) -> list[Finding]:
         out = []
-        for flag, rx in self.flag_re:
-            if rx is None:
+        words = tokens(text)
+        for (flag, rx), first in zip(self.flag_re, self.flag_first, strict=True):
+            if rx is None or (first is not None and not first & words):
                 continue
             for m in rx.finditer(text):
-                lo, hi = text.rfind("|", 0, m.start()), text.find("|", m.end())
-                cell = [x for x in mentions if lo < x.start and (hi < 0 or x.end <= hi)]  # a table cell's own
+                lo = text.rfind("|", 0, m.start())
+                cell = [x for x in mentions if lo < x.start and x.end <= m.start()]  # a table cell's own, before it
                 entity = self._entity_for(text, m.start(), cell if table else mentions, scope)  # else the row's
                 if entity != flag.entity:
                     continue
@@ -374,6 +386,8 @@ class Relations(Figures):
             if as_of and d.value != "present" and d.value[: len(as_of)] > as_of[: len(d.value)]:
                 continue  # a date after the valuation date is a plan, not a fact
             entity = self._entity_for(text, d.start, mentions, scope)
+            if _THE_REST.search(text, max(0, d.start - 30), d.start):
+                continue  # "msft is from 2000, the rest i bought 2005-2007": the holdings not named
             lo = max((c.end() for c in _STRONG.finditer(text, 0, d.start)), default=0)
             hi = min((c.start() for c in _STRONG.finditer(text, d.end)), default=len(text))
             near = {m.entity for m in mentions if lo <= m.start < hi} | {entity}

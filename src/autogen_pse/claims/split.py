@@ -46,9 +46,12 @@ _GREETING = re.compile(r"^(?:dear|hi|hello|good (?:morning|afternoon))\b", re.IG
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
-    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca)\.|\b[A-Z]\.)$"
+    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca|excl|avg|yrs|mos|wks|hrs|mins|qtr|qtrs|pts|resp|esp|cf)\.|\b[A-Z]\.)$"
 )
-_SENTENCE_END = re.compile(r"[.!?][\"')\]*_]*(?=\s+[\"'(\[*_]*[A-Z0-9$€£~≈])|[.!?]$|;(?=\s+[A-Z])")
+_SENTENCE_END = re.compile(
+    r"[.!?][\"')\]*_]*(?=\s+[\"'(\[*_]*[A-Z0-9$€£~≈])|[.!?]$|;(?=\s+[A-Z])"
+    r"|(?:(?<=[\d%)])|(?<=[a-z]{4}))[.!?](?=\s+[a-z])"  # "it's down ~28%. that's …": a writer who never capitalises
+)
 
 
 @dataclass
@@ -144,7 +147,7 @@ def split_units(text: str) -> list[Unit]:
 _COMMENTARY = re.compile(
     r"\b(?:what i (?:changed|did)|changes(?: made)?|change (?:log|notes)|tailoring notes|notes? (?:on|about) "
     r"(?:the )?(?:changes|tailoring|edits)|why (?:this|these) (?:works?|changes)|how i tailored|editor'?s notes?|"
-    r"notes for you|what i (?:kept|left out))\b",
+    r"notes for you|what i (?:kept|left out))\b|^\W*(?:a\s+few\s+|some\s+|interview\s+|application\s+)?tips\b",
     re.IGNORECASE,
 )
 

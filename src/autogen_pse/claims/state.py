@@ -20,6 +20,8 @@ class VerifierState:
     metric_re: dict[str, re.Pattern[str] | None]
     after_re: dict[str, re.Pattern[str] | None]
     rank_re: list[tuple[re.Pattern[str], Metric, str, str]]
+    rank_first: list[frozenset[str] | None]  # the first word of each ranking phrase (a quick test)
+    metric_first: dict[str, frozenset[str] | None]  # the first words of each metric's phrases
     rank_any: re.Pattern[str]
     _spans: dict[str, list[tuple[int, int, Metric]]]
     alias: dict[str, str]
@@ -27,6 +29,7 @@ class VerifierState:
     action_of: dict[str, list[str]]
     action_any: re.Pattern[str] | None
     flag_re: list[tuple[Flag, re.Pattern[str] | None]]
+    flag_first: list[frozenset[str] | None]
     count_nouns: re.Pattern[str] | None
     count_re: list[tuple[Count, re.Pattern[str] | None]]
     claim_words: re.Pattern[str] | None

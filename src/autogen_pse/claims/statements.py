@@ -61,9 +61,12 @@ class Statements(VerifierState):
             )
         return out
 
-    def _statement(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]]) -> list[Finding]:
+    def _statement(
+        self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], *, claim_words_only: bool = False
+    ) -> list[Finding]:
         """A factual statement whose content words no source or vocabulary explains: a claim word
-        ("announced", "dividend", "award") or a proper noun that no source names."""
+        ("announced", "dividend", "award") or a proper noun that no source names (with
+        ``claim_words_only``, the claim words alone: a clause stated beside advice)."""
         if _CSV_HEADER.fullmatch(text.strip()):
             return []  # column names
         taken = [(m.start, m.end) for m in mentions] + skip
@@ -85,7 +88,7 @@ class Statements(VerifierState):
         if not unexplained and not strong:
             return []
         titled = title_case(text)
-        proper = [
+        proper = [] if claim_words_only else [
             w
             for w, s in unexplained
             if w[:1].isupper()

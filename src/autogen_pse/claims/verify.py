@@ -27,6 +27,7 @@ from .lexicon import (
     IMPERATIVE_START,
     content_words,
     factual_part,
+    first_tokens,
     phrase_regex,
     rank_regex,
     stem,
@@ -83,7 +84,9 @@ class Verifier(Relations, Statements):
         self.after_re = {
             m.name: phrase_regex(m.after_words, phrase_end=True) for m in evidence.metrics if m.after_words
         }
+        self.metric_first = {m.name: first_tokens(m.words) for m in evidence.metrics if m.words}
         self.rank_re = [(rank_regex(p), m, p, order) for m in evidence.metrics for p, order in m.rank.items()]
+        self.rank_first = [first_tokens([p]) for m in evidence.metrics for p in m.rank]
         # one pass to tell whether a claim has any ranking phrase at all (most have none)
         firsts = sorted({p.split()[0] for m in evidence.metrics for p in m.rank}, key=len, reverse=True)
         self.rank_any = re.compile("|".join(re.escape(w) for w in firsts) or "(?!)", re.IGNORECASE)
@@ -99,6 +102,7 @@ class Verifier(Relations, Statements):
                 self.action_of.setdefault(_fold(w), []).append(action)
         self.action_any = phrase_regex(list({w for words in evidence.actions.values() for w in words}))
         self.flag_re = [(f, phrase_regex(f.words)) for f in evidence.flags]
+        self.flag_first = [first_tokens(f.words) for f in evidence.flags]
         self.count_nouns = phrase_regex([n for c in evidence.counts for n in c.nouns])
         self.count_re = [(c, phrase_regex(c.words)) for c in evidence.counts]
         self.claim_words = phrase_regex(evidence.claim_words)
@@ -293,7 +297,8 @@ class Verifier(Relations, Statements):
             # in advice, the clauses that state something: "Google announced a buyback, which could …"
             stated = text if not advice else factual_part(plain, bool(self.ev.imperatives))
             if stated.strip():
-                findings += self._statement(stated, found, skip + [(q.start, q.end) for q in quantities])
+                findings += self._statement(stated, found, skip + [(q.start, q.end) for q in quantities],
+                                            claim_words_only=advice)
         if (not advice and not any(f.status is Status.CONTRADICTED for f in findings)
                 and self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings)):
             findings += self._superlatives(text)

@@ -33,6 +33,7 @@ from .structure import (
     Section,
     heading_of,
     is_date_line,
+    named_classes,
     split_blocks,
     split_list,
     split_parts,
@@ -112,7 +113,8 @@ class Analysis:
 
     @property
     def present(self) -> set[str]:
-        return {s.cls for s in self.sections if s.cls and s.cls != "header"}
+        named = {c for s in self.sections if s.cls and s.cls != "header" for c in named_classes(s.title)}
+        return named | {s.cls for s in self.sections if s.cls and s.cls != "header"}
 
 
 def _locate_date(lines: list[str], block: Block) -> tuple[DateMention | None, int]:

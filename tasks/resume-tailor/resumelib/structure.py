@@ -16,13 +16,14 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("volunteering", "Volunteering", ("volunteer", "volunteering")),
     ("summary", "Summary", (
         "summary", "profile", "about", "objective", "overview", "introduction", "personal statement", "statement",
-        "about me",
+        "about me", "highlights of qualifications", "qualifications highlights", "key qualifications",
+        "career highlights",
     )),
     (
         "skills",
         "Skills",
         ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages",
-         "strengths"),
+         "strengths", "proficiencies"),
     ),
     ("experience", "Experience", (
         "experience", "employment", "work history", "career history", "career", "roles", "positions held",
@@ -42,6 +43,9 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("referees", "Referees", ("referees", "references")),
     ("personal", "Personal details", ("personal details", "personal information", "personal data", "personal profile")),
     ("declaration", "Declaration", ("declaration",)),
+    ("notes", "Notes", (  # an assistant's remarks after the CV ("Key changes made", "Tips")
+        "key changes", "changes made", "tips", "tailoring notes", "notes", "what i changed", "what changed",
+    )),
 )
 CANONICAL = {cls: name for cls, name, _ in SECTION_CLASSES}
 SECTION_ORDER = (
@@ -74,6 +78,12 @@ def classify_section(title: str) -> str | None:
         if any(f" {k} " in padded for k in keys):
             return cls
     return None
+
+
+def named_classes(title: str) -> set[str]:
+    """Every section class a heading names ("Education & Certifications": both)."""
+    padded = f" {norm_text(clean_inline(title))} "
+    return {cls for cls, _, keys in SECTION_CLASSES if any(f" {k} " in padded for k in keys)}
 
 
 @dataclass
@@ -147,8 +157,8 @@ def split_sections(lines: list[str]) -> list[Section]:
         is_md = bool(_HEADING.match(line))
         if cls is not None and cls == current.cls and not is_md:
             continue  # "**Roles & Responsibilities**" inside an experience entry: a label, not a new section
-        if cls is not None and (current.cls in ("header", None) or level <= current.level):
-            pass
+        if cls is not None and (current.cls in ("header", None) or level <= current.level or cls == "notes"):
+            pass  # (an assistant's notes after the CV end it at any heading level)
         elif cls is None and is_md and level <= 2 and current.cls != "header" and level <= current.level:
             pass  # an unknown top-level section (e.g. "## Extras")
         else:
