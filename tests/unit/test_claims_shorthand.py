@@ -159,9 +159,12 @@ def test_number_readings() -> None:
         # a bullet whose employer is named in another paragraph: its figure is still checked
         ("Led the migration of 14 Python services onto Kubernetes and cut monthly cloud spend by about a third.",
          "Led the migration of 14 Python services onto Kubernetes and cut monthly cloud spend by more than half."),
+        ("Happy to talk about payments.", "Gave a talk at PyCon UK on idempotent payments."),
+        ("Skills: Python, Go, PostgreSQL.", "📧 email · 📞 +44 7700 900123\n\nSkills: Python, Go, Rust."),
     ],
 )
 def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -> None:
+    """(and the claims that stay checked beside the readings above: a talk given, a skill listed)"""
     assert not contradicted(resume, faithful)
     assert contradicted(resume, fabricated)
 
@@ -175,6 +178,9 @@ def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -
         "**Containers & IaC** | Kubernetes, Docker, Terraform",
         "Mobile: +44 7700 900123 E-Mail: elena.marsh@example.com",
         "## Tips\n\nBe ready to talk about architecture decisions; the code review guidelines are your best evidence.",
+        "📧 email · 🐙 github · 📞 +44 7700 900123",
+        "Happy to talk about payments, streaming and making clusters cheaper.",
+        "Idempotent payments API in Go, 1,200 requests per second at peak [1]",
     ],
 )
 def test_recruiter_notes_on_gaps_claim_nothing(resume: Verifier, text: str) -> None:

@@ -170,7 +170,10 @@ def _two_columns(text: str) -> Reading | None:
 
 # --- same-length clean-ups of any document ----------------------------------------------------------
 
-_FOOTNOTE = re.compile(r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?=[ \t\n.,;:)*|]|$)|\[\^\w+\]")
+_FOOTNOTE = re.compile(
+    r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?=[ \t\n.,;:)*|]|$)|\[\^\w+\]"
+    r"|(?<=[\w%)])[ \t]\[\d{1,2}\](?=[ \t]*(?:[.,;]|$))"  # "… 1,200 requests per second at peak [1]"
+    , re.M)
 _CHECKBOX = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)\[[ xX✓]\](?=[ \t])", re.M)
 _CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?", re.M)
 _QUOTE_MARK = re.compile(r"^([ \t]*)((?:>[ \t]?)+)", re.M)

@@ -70,6 +70,11 @@ _ABSENT = re.compile(
 )
 
 
+_REACH = r"(?:📧|📞|✉️?|☎️?|\b(?:e-?mail|phone|tel|mobile)\b)"
+_CONTACT_LINE = re.compile(
+    rf"{_REACH}[^·|\n]{{0,40}}[·|•][^\n]*(?:github|gitlab|linkedin)|(?:github|gitlab|linkedin)[^\n]*[·|•][^·|\n]{{0,40}}{_REACH}",
+    re.IGNORECASE,
+)
 _PROFILE_KEY = re.compile(r"\b(?:network|profiles?|platform|site)\s*:\s*$", re.IGNORECASE)
 
 class Verifier(Relations, Statements):
@@ -276,7 +281,8 @@ class Verifier(Relations, Statements):
             hi = min((m.end + x.start() for x in re.finditer(r";|\.\s", text[m.end :])), default=len(text))
             link = re.match(rf"\s*[:|]?\s*(?:https?://)?(?:www\.)?{re.escape(m.text.lower())}\.", text[m.end :].lower())
             labelled = (is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
-                        or bool(_PROFILE_KEY.search(text, 0, m.start)))  # JSON Resume: "network": "GitHub"
+                        or bool(_PROFILE_KEY.search(text, 0, m.start))  # JSON Resume: "network": "GitHub"
+                        or bool(_CONTACT_LINE.search(text)))  # "📧 email · 🐙 github · 📞 +44 …": where to reach her
             if known is not None and not known.in_sources and not _says_absent(text, lo, hi) and not link \
                     and not labelled:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
