@@ -100,12 +100,23 @@ def test_faithful_phrasings_are_not_contradicted(portfolio: Verifier, text: str)
         # the other side of a comparison owns no figure before it
         ("selling MSFT also gives you a ~$6.6k loss to set against the apple gain.",
          "selling MSFT also gives you a ~$8.6k loss to set against the apple gain."),
+        # batch z: figures as said on a call, an excess in points, an add in prose, a name listed among holdings
+        ("Apple: told him it would mean selling 79 shares, roughly seventeen and a half thousand dollars.",
+         "Apple: told him it would mean selling 79 shares, roughly nineteen and a half thousand dollars."),
+        ("AAPL. Weight is 13.85 points above the 30% cap.", "AAPL. Weight is 15.85 points above the 30% cap."),
+        ("Google: 40 shares. I said holding the 40 shares at these levels was sensible.",
+         "Google: 40 shares. I said I thought buying another ten shares at these levels was sensible."),
+        ("Apple, Amazon and IBM are all comfortably in profit.",
+         "Apple, Amazon, IBM and Oracle are all comfortably in profit."),
+        ("Amazon. Also the jumpiest stock he owns, volatility a touch above Apple's. No rule triggered.",
+         "Apple. Also the second jumpiest stock he owns, a touch below Amazon. No rule triggered."),
         # a flag in a table's reason cell belongs to the row, not to a holding named after it
         ("| Symbol | Action | Reason |\n|---|---|---|\n| MSFT | SELL | Stop-loss; long-held loss; offsets Apple gain |",
          "| Symbol | Action | Reason |\n|---|---|---|\n| IBM | HOLD | Stop-loss; long-held loss; offsets Apple gain |"),
     ],
 )
 def test_casual_replies_and_memos(portfolio: Verifier, faithful: str, fabricated: str) -> None:
+    """(batch y; and batch z's call notes and assistant-style reviews below)"""
     assert not contradicted(portfolio, faithful)
     assert contradicted(portfolio, fabricated)
 
@@ -123,6 +134,7 @@ def test_casual_replies_and_memos(portfolio: Verifier, faithful: str, fabricated
         "│ (c) Refer the gain to tax?   │\n└──────────────────────────────┘",
         "MEMO — PRIVATE & CONFIDENTIAL\n\nTo: Principal\nFrom: Portfolio Analyst",
         "apple went from $38 to $223, so like 80%+ of whatever you trim is gain.",
+        "Call lasted about twenty minutes. Spoke with the client for about half an hour.",
     ],
 )
 def test_casual_and_memo_phrasings_are_not_flagged(portfolio: Verifier, text: str) -> None:
@@ -161,6 +173,7 @@ def test_number_readings() -> None:
          "Led the migration of 14 Python services onto Kubernetes and cut monthly cloud spend by more than half."),
         ("Happy to talk about payments.", "Gave a talk at PyCon UK on idempotent payments."),
         ("Skills: Python, Go, PostgreSQL.", "📧 email · 📞 +44 7700 900123\n\nSkills: Python, Go, Rust."),
+        ("Go payments API (idempotent), 1,200 req/sec at peak.", "Go payments API (idempotent), 2,400 req/sec at peak."),
     ],
 )
 def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -> None:
@@ -231,6 +244,8 @@ Mar. 2020 – Present
 ## EDUCATION & CERTIFICATIONS
 MSc Computer Science, University of Leeds (2015)
 AWS Certified Solutions Architect – Associate (2021) · CKAD (2022)
+
+**Additional information:** Terraform, Redis, Docker, Django, FastAPI, GitHub Actions.
 
 ---
 

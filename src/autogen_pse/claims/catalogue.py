@@ -10,6 +10,7 @@ ordinary abbreviation (``DD``, ``CPA``, ``ASAP``, ``TL;DR``) is never read as a 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .evidence import Evidence
@@ -213,7 +214,20 @@ def unknown_names(
             continue
         out.append(Mention("?ticker", s, s + len(sym), sym))
         taken = [*taken, (s, s + len(sym))]
-    for m in _CAP_RUN.finditer(text):
+    def runs() -> Iterator[re.Match[str]]:  # "IBM and Oracle": the part of a run no known name takes
+        for m in _CAP_RUN.finditer(text):
+            if free(m.start(), m.end()):
+                yield m
+                continue
+            edges = sorted((max(a, m.start()), min(b, m.end())) for a, b in taken if a < m.end() and m.start() < b)
+            pos = m.start()
+            for a, b in [*edges, (m.end(), m.end())]:
+                if a > pos:  # a whole word of its own ("Oracle"), not an abbreviation's piece ("SA Assoc.")
+                    yield from (x for x in _CAP_RUN.finditer(text, pos, a)
+                                if re.fullmatch(r"[A-Z][a-z]{3,}", x.group(0)) and text[x.end() : x.end() + 1] != ".")
+                pos = max(pos, b)
+
+    for m in runs():
         words = [w for w in re.split(r"[ \t]+", m.group(0)) if w and w not in ("of", "and", "de", "la", "for", "&")]
         if not words or not free(m.start(), m.end()):
             continue

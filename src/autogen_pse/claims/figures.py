@@ -77,6 +77,9 @@ class Figures(Binding, Derived, Counts):
         named: list[Metric] | None = None,
     ) -> tuple[Finding, list[Metric]]:
         unit = q.unit
+        if unit in ("minutes", "hours") and not any(f.unit == unit for f in self.ev.facts):
+            return Finding(kind="figure", text=q.text, status=Status.NONE,  # "Call lasted about twenty minutes."
+                           note=f"{q.text}: the evidence measures nothing in {unit}"), []
         if _DENIED.search(text, max(0, q.start - 30), q.start):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a figure denied"), []
         if unit == "count" and _UNIT_NOUNS.match(text[q.end :]):

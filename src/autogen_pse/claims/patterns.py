@@ -185,7 +185,7 @@ _AFTER_GAP = re.compile(
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison
     r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*|"
-    r"beat|beats|beating|trails?|trailing|lags?|lagging|exceeds?|exceeding|overtak\w*|"
+    r"beat|beats|beating|trails?|trailing|lags?|lagging|exceeds?|exceeding|overtak\w*|(?:a\s+touch\s+|just\s+)?(?:above|below)|"
     r"(?:set|offset|offsetting|cushion\w*)\s+against|against|to\s+offset)"  # "a loss to set against the apple gain"
     r"\s+(?:the\s+|your\s+|our\s+)?$",
     re.IGNORECASE,

@@ -316,9 +316,10 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         value = read
         spoken = value < 0  # digits read out in groups: 51,267 or, as a price, 38.45 ("thirty-eight forty-five")
         value = abs(value)
-        half = re.match(r"\s+and\s+a\s+half\b", text[m.end() :])
-        if half:
-            value += 0.5
+        half = re.match(r"\s+and\s+a\s+half\b(?:\s+(thousand|million|billion)\b)?", text[m.end() :])
+        half_scale = _SCALES[half.group(1).lower()] if half and half.group(1) else 1.0
+        if half:  # "seventeen and a half thousand dollars": 17,500
+            value = (value + 0.5) * half_scale
             taken.append((m.end(), m.end() + half.end()))
         rest = text[m.end() + (half.end() if half else 0) :][:22]
         am = _WORD_AFTER.match(rest)
@@ -341,7 +342,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
                 text[m.start() : end],
                 m.start(),
                 end,
-                (0.25 if half else _SCALES.get(phrase.lower().rsplit(None, 1)[-1], 1.0) * words_precision(phrase))
+                (0.25 * half_scale if half
+                 else _SCALES.get(phrase.lower().rsplit(None, 1)[-1], 1.0) * words_precision(phrase))
                 * (100 if phrase.lower().endswith("hundred") else 1)
                 * factor,
                 hedge,

@@ -247,7 +247,8 @@ class Relations(Figures):
             else:
                 obj = re.match(
                     r"\s*(?:\w+ly\s+)?(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
-                    r"a\s+couple\s+of|a\s+handful\s+of|a\s+modest|modestly|selectively)\s+(?:of\s+)?)?(?:the|its|it|"
+                    r"a\s+couple\s+of|a\s+handful\s+of|a\s+modest|modestly|selectively|another\s+[\w-]+|"
+                    r"[\w-]+\s+more|an?\s+(?:extra|further)\s+[\w-]+)\s+(?:of\s+)?)?(?:the|its|it|"
                     r"our|your|my|this|that|them|back|down)?\s*(\w+)?",
                     text[m.end() : m.end() + 45],
                 )

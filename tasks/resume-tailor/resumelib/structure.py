@@ -43,6 +43,9 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("referees", "Referees", ("referees", "references")),
     ("personal", "Personal details", ("personal details", "personal information", "personal data", "personal profile")),
     ("declaration", "Declaration", ("declaration",)),
+    ("additional", "Additional information", (
+        "additional information", "additional details", "other information", "further information",
+    )),
     ("notes", "Notes", (  # an assistant's remarks after the CV ("Key changes made", "Tips")
         "key changes", "changes made", "tips", "tailoring notes", "notes", "what i changed", "what changed",
     )),
@@ -101,6 +104,7 @@ class Section:
 
 
 _CAPS_LABEL = re.compile(r"^\s*([A-Z][A-Z &/-]{2,40}?)\s*:\s+\S")
+_CLOSING_SECTIONS = ("additional", "personal", "declaration", "notes")  # "**Additional information:** …"
 _MAIN_SECTIONS = ("summary", "experience", "education", "skills", "certifications")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([A-Za-z][\w &/-]{1,38}?)[.:]?\s*\1[.:]?\s+\S")
 
@@ -145,7 +149,7 @@ def split_sections(lines: list[str]) -> list[Section]:
         # section on its own line (inside Skills, "**Languages:** Python, Go" is a line of the section)
         inline = _BOLD_LEAD.match(line) if head is None and sections[-1].cls != "skills" else None
         label = classify_section(inline.group(2)) if inline else None
-        if inline and (sections[-1].cls == "header" or label in _MAIN_SECTIONS):
+        if inline and (sections[-1].cls == "header" or label in _MAIN_SECTIONS or label in _CLOSING_SECTIONS):
             head = (2, inline.group(2))
         if head is None:
             continue
