@@ -48,14 +48,15 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    # batches a–z; the floors sit under a–l's because the blind batches m–z (voice memos, YAML reports,
+    # batches a–za; the floors sit under a–l's because the blind batches m–za (voice memos, YAML reports,
     # spreadsheet pastes, LinkedIn, HTML e-mails, PDF and Word pastes, LaTeX, chat transcripts, notebook
     # exports, newsletters, JSON Resume, podcast scripts, e-mail threads, ASCII timelines, shorthand notes,
-    # forum replies, call notes, Indian and Canadian résumés, career-coach rewrites…) are in the count (see docs/claims.md)
+    # forum replies, call notes, letters, Indian and Canadian résumés, career-coach rewrites…) are in the
+    # count (see docs/claims.md)
     ("portfolio-review", {"contradicted": 0.93, "no_number_flagged": 0.87, "fails": 0.845,
-                          "faithful_failed": 0.165, "faithful_warned": 0.07}),
+                          "faithful_failed": 0.16, "faithful_warned": 0.075}),
     ("resume-tailor", {"contradicted": 0.935, "no_number_flagged": 0.86, "fails": 0.93,
-                       "faithful_failed": 0.13, "faithful_warned": 0.0}),
+                       "faithful_failed": 0.135, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
     bench = _bench()

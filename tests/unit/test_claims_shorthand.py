@@ -110,6 +110,15 @@ def test_faithful_phrasings_are_not_contradicted(portfolio: Verifier, text: str)
          "Apple, Amazon, IBM and Oracle are all comfortably in profit."),
         ("Amazon. Also the jumpiest stock he owns, volatility a touch above Apple's. No rule triggered.",
          "Apple. Also the second jumpiest stock he owns, a touch below Amazon. No rule triggered."),
+        # batch za: a figure in brackets after the other side of a comparison; a loss said as "below what you
+        # paid"; a projection "you would still own"; an accountant's plain words
+        ("Amazon is the most volatile line (48.04 %), just ahead of Apple (47.12 %).",
+         "Amazon is the most volatile line (48.04 %), just ahead of Apple (45.12 %)."),
+        ("Google. It is about 19 percent below what you paid, roughly $5,312.",
+         "Google. It is about 19 percent below what you paid, roughly $6,312."),
+        ("Apple. You bought 250 of them in January 2005, paying about $38 each.",
+         "Apple. You bought 350 of them in January 2005, paying about $38 each."),
+        ("Apple. If we sell 79 shares, you would still own 171 Apple shares.", "Apple. You own 171 Apple shares."),
         # a flag in a table's reason cell belongs to the row, not to a holding named after it
         ("| Symbol | Action | Reason |\n|---|---|---|\n| MSFT | SELL | Stop-loss; long-held loss; offsets Apple gain |",
          "| Symbol | Action | Reason |\n|---|---|---|\n| IBM | HOLD | Stop-loss; long-held loss; offsets Apple gain |"),
@@ -135,6 +144,7 @@ def test_casual_replies_and_memos(portfolio: Verifier, faithful: str, fabricated
         "MEMO — PRIVATE & CONFIDENTIAL\n\nTo: Principal\nFrom: Portfolio Analyst",
         "apple went from $38 to $223, so like 80%+ of whatever you trim is gain.",
         "Call lasted about twenty minutes. Spoke with the client for about half an hour.",
+        "Our third rule covers shares held for two years or more that are still at least 10 percent down.",
     ],
 )
 def test_casual_and_memo_phrasings_are_not_flagged(portfolio: Verifier, text: str) -> None:
@@ -174,6 +184,7 @@ def test_number_readings() -> None:
         ("Happy to talk about payments.", "Gave a talk at PyCon UK on idempotent payments."),
         ("Skills: Python, Go, PostgreSQL.", "📧 email · 📞 +44 7700 900123\n\nSkills: Python, Go, Rust."),
         ("Go payments API (idempotent), 1,200 req/sec at peak.", "Go payments API (idempotent), 2,400 req/sec at peak."),
+
     ],
 )
 def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -> None:
@@ -194,6 +205,8 @@ def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -
         "📧 email · 🐙 github · 📞 +44 7700 900123",
         "Happy to talk about payments, streaming and making clusters cheaper.",
         "Idempotent payments API in Go, 1,200 requests per second at peak [1]",
+        # "twice" is a figure only before what it multiplies ("twice the"), not "without moving money twice"
+        "Problem: a payments API has to tolerate retries without moving money twice.",
     ],
 )
 def test_recruiter_notes_on_gaps_claim_nothing(resume: Verifier, text: str) -> None:

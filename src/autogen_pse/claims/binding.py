@@ -87,6 +87,9 @@ class Binding(VerifierState):
         """The entity a word at ``pos`` is about: the nearest mention (an earlier one preferred, one
         right before a parenthesis holding ``pos`` wins; after "it"/"its"/"being" the sentence's
         subject), the only one, or the unit's scope."""
+        inside = [m for m in mentions if m.end <= pos and re.fullmatch(r"\s*\([^()]*", text[m.end : pos])]
+        if inside:  # "just ahead of Apple (47.12 %)": the figure in the parenthesis is Apple's
+            return inside[-1].entity
         compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16) : m.start])]
         if compared and (len(compared) < len(mentions) or scope):
             mentions = [m for m in mentions if m not in compared]  # "faster than Apple": not the subject

@@ -40,8 +40,12 @@ _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", r
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
 _ANY_DIRECTION = re.compile(
     r"[-−–]\s*(?:c\.|~|about|approx\.?)?\s*\d|\b(?:down|lost|los[se]s?|losing|lower|fell|fall(?:en)?|declin\w*|"
-    r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|up|gain\w*|rose|risen|positive|profit\w*)\b",
+    r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|below|less|up|gain\w*|rose|risen|positive|profit\w*)\b",
     re.IGNORECASE,
+)
+_COMPARED_PAREN = re.compile(
+    r"[^.;]{0,40}\b(?:ahead\s+of|behind|above|below|than|versus|vs\.?|compared\s+with|next\s+to)\s+"
+    r"[\w.&'’ ]{1,30}?\s*\(\s*(?:~|about|around)?\s*$", re.IGNORECASE,
 )
 _DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
     r"(?:[,;—–]\s*(?:and\s+|but\s+)?not|\b(?:rather\s+than|instead\s+of))\s+(?:the\s+)?(?:about\s+|around\s+|~\s*)?$",
@@ -92,6 +96,8 @@ class Figures(Binding, Derived, Counts):
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else self._metrics_for(text, q, spans, qs)
+        if not metrics and prev is not None and prev[1] and _COMPARED_PAREN.match(text, prev[0].end, q.start):
+            metrics = prev[1]  # "the most volatile (48.04 %), just ahead of Apple (47.12 %)": the same measure
         if entity is not None:  # words naming a metric this entity has no fact of ("sell the 600 shares")
             kinds = ("count", "units") if _bare(q) else _quantity_units(q)
             metrics = [m for m in metrics if m.scope == "global" or self._pool(entity, m, kinds, 0)]

@@ -101,8 +101,9 @@ _COMPAT = {
     "hours": ("hours",),
     "weeks": ("weeks",),
 }
-_UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 Apple shares"
-    r"^[\s-]*(?:of\s+(?:your|the|our|its|my|their)\s+(?:\d[\d,]*\s+)?)?(?:[A-Z][\w.&]*\s+)?(?:shares?|units?|sh|shs)\b",
+_UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 Apple shares"; "250 of them"
+    r"^[\s-]*(?:(?:of\s+(?:your|the|our|its|my|their)\s+(?:\d[\d,]*\s+)?)?(?:[A-Z][\w.&]*\s+)?"
+    r"(?:shares?|units?|sh|shs)|of\s+them)\b",
     re.IGNORECASE,
 )
 # the start of a sentence: after an outline number ("2.3", "A.", "b)"), emoji, quotes or markup
@@ -203,7 +204,9 @@ _GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or mo
     r"\b(?:no|any|each|every)\s+(?:single\s+)?(?:holding|position|stock|name|share)s?\s+(?:that\b|which\b|"
     r"may\b|must\b|should\b|shall\b|can\b|is\b|down\b|up\b|held\b|owned\b|above\b|below\b|over\b|under\b)"
     r"|\ba\s+(?:holding|position|stock)\b[^.;]{0,60}\b(?:or more|or longer|or worse|at least)\b"
-    r"|^\W*(?:your|our|my|the)\s+(?:rules|rule\s*book|limits)\s*(?:are\s*)?:"  # "your rules: 30% cap, -20% stop, …"
+    r"|^\W*(?:your|our|my|the)\s+(?:rules|rule\s*book|limits)\s*(?:are\s*)?:"
+    r"|\b(?:the|our|your|this|that|first|second|third)\s+(?:\w+\s+)?rule\s+"
+    r"(?:covers|says|applies|means|concerns|is\s+about)\b"  # "your rules: 30% cap, -20% stop, …"
 )
 GENERIC = re.compile(_GENERIC_SUBJECT, re.IGNORECASE)
 _NORM = re.compile(  # a rule stated of any holding: its figures may be the rules' own

@@ -29,7 +29,8 @@ _FOLD_RE = re.compile(  # "sevenfold"; "a ten-bagger" (worth ten times its cost)
     r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)(?:fold|[\s-]bagger)\b", re.IGNORECASE
 )
 _DOZEN_RE = re.compile(
-    r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b|\btwice\b(?!\s+over\b)", re.IGNORECASE
+    r"\b(?:a|one|two|three|half\s+a)\s+dozen\b|\b(?:a|one)\s+decade\b"
+    r"|\btwice\b(?=\s+(?:as|the|that|what|its|their|our|his|her|my|your)\b)", re.IGNORECASE  # not "moving money twice"
 )
 _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "half a": 0.5}
 

@@ -22,7 +22,7 @@ _PROJECTION = re.compile(
     r"\bpost-(?:trade|trim|sale|rebalanc\w*)\b|\bpro[ -]?forma\b|\bwhat[- ]if\b|\bscenario\b|"
     r"\b(?:would|will|should)\s+(?:then\s+|also\s+|still\s+)?(?:end up|leave|bring|"
     r"take (?:it|them|the)|put (?:it|them)|fall to|drop to|rise to|"
-    r"come (?:down )?to|land|settle|sit|stand|become|hit|breach|trigger|reach)\b|"
+    r"come (?:down )?to|land|settle|sit|stand|become|hit|breach|trigger|reach|own|have|hold)\b|"
     r"\beven\s+(?:putting|investing|moving|adding|if)\b|\bwould then\b|\bbecomes?\b|\bends? up\b|"
     r"\bbrings?\s+(?:[\w.]+\s+){0,2}?(?:down\s+|back\s+)?to\b",  # ("if it falls 1 %": patterns._HYPOTHETICAL)
     re.IGNORECASE,
