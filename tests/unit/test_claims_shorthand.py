@@ -145,6 +145,9 @@ def test_casual_replies_and_memos(portfolio: Verifier, faithful: str, fabricated
         "apple went from $38 to $223, so like 80%+ of whatever you trim is gain.",
         "Call lasted about twenty minutes. Spoke with the client for about half an hour.",
         "Our third rule covers shares held for two years or more that are still at least 10 percent down.",
+        # a holding named inside a sentence ("GOOG: long-held-loss;") heads no entry for the paragraphs after
+        "## Summary\n\nRule triggers: AAPL: overweight; GOOG: long-held-loss; MSFT: stop-loss, long-held-loss.\n\n"
+        "Prices are month-end closes from 2000 to 2010; the valuation date is 2010-03-01.",
     ],
 )
 def test_casual_and_memo_phrasings_are_not_flagged(portfolio: Verifier, text: str) -> None:

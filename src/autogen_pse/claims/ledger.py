@@ -52,7 +52,8 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         if unit.section != section or unit.kind == "heading":
             section, entry = unit.section, []
         head = unit.text.strip()
-        if unit.kind == "sentence" and 3 <= len(head) <= 160 and not _SENTENCE_END.search(head):
+        if unit.kind == "sentence" and 3 <= len(head) <= 160 and not _SENTENCE_END.search(head) \
+                and _whole_lines(artifact, unit):  # (not "GOOG: long-held-loss;" inside a sentence)
             entry = verifier.owner_mentions(unit.text)[:1]  # a head names its entry (or closes the last one)
         elif not _BOLD_LEAD.match(unit.text):  # "**Education** MSc …": a label of its own
             scope = scope or entry
@@ -109,6 +110,13 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             made.start, made.end = reading.original(made.start), reading.original(made.end)
             made.line = original.count("\n", 0, made.start) + 1
     return Ledger(claims=claims, policy=verifier.ev.unverifiable)
+
+
+def _whole_lines(artifact: str, unit: Unit) -> bool:
+    """Does ``unit`` take its lines whole (an entry's head), rather than part of a longer line?"""
+    before = artifact[: unit.start].rstrip(" \t*_#>•-")
+    after = artifact[unit.end :].lstrip(" \t*_")
+    return (not before or before.endswith("\n")) and (not after or after.startswith("\n"))
 
 
 def _entity_columns(unit: Unit, verifier: Verifier, rewrite: Callable[[str], str]) -> str | None:
