@@ -225,8 +225,8 @@ class Relations(Figures):
             noun_use = re.search(
                 r"\b(?:the|a|an|this|that|any|each)\s+$", text[max(0, m.start() - 6) : m.start()], re.IGNORECASE
             ) or re.match(r"(?:the|a|an)\s", m.group(0), re.IGNORECASE)  # "a sale here would …"
-            if _PERMITTED.search(text, max(0, m.start() - 30), m.start()) and not _OBJECT_GAP.match(
-                    text, m.end()).group(0).strip() and re.match(r"\W*$", text[m.end() : m.end() + 3]):
+            permitted = _PERMITTED.search(text, max(0, m.start() - 30), m.start())
+            if permitted and re.match(r"\W*$", text[m.end() : m.end() + 3]):
                 continue  # "the only ones your rules let you buy.": what the rules allow, no recommendation
             entity: str | None
             if owner is not None:
