@@ -6,24 +6,22 @@ import re
 
 from .catalogue import Mention
 from .dates import same_date
-from .evidence import FactValue, Metric
 from .figures import Figures
-from .lexicon import NEAR_WORDS, NEGATIONS, ORDINALS, tokens
+from .lexicon import NEAR_WORDS, NEGATIONS, tokens
 from .model import Finding, Status
 from .patterns import (
     _CLAUSE,
     _LIST_SEP,
     _OBJECT_GAP,
     _OBJECT_WORDS,
-    _PAREN,
     _PERF_DOWN,
     _PERF_UP,
-    _POSSESSIVE,
     _STRONG,
     _fold,
     checked,
 )
 from .quantities import find_quantities
+from .ranks import Ranks
 
 _ANY_HOLDING_WITH = re.compile(
     r"\b(?:a|any|each|every|one)\s+(?:holding|position|stock|name|share)s?\s+(?:with|that|which|whose|where|having)\b",
@@ -42,135 +40,8 @@ _THE_REST = re.compile(r"\b(?:the\s+rest|the\s+others|the\s+other\s+(?:\w+\s+)?(
                        r"[^.;]*$", re.IGNORECASE)
 _PERMITTED = re.compile(r"\b(?:lets?|allows?|permits?)\s+(?:you|us|me|them)\s+(?:to\s+)?$", re.IGNORECASE)
 
-class Relations(Figures):
-    """Ranks, counts, actions, flags, directions and dates (a part of the Verifier)."""
-
-    # --- ranks, counts, actions, flags, directions ------------------------------------------
-
-    def _ranks(self, text: str, mentions: list[Mention], scope: list[str]) -> list[Finding]:
-        out: list[Finding] = []
-        if not self.rank_any.search(text):
-            return out
-        words = tokens(text)
-        found = [
-            (m, metric, phrase, order)
-            for (rx, metric, phrase, order), first in zip(self.rank_re, self.rank_first, strict=True)
-            if rx and (first is None or first & words)
-            for m in rx.finditer(text)
-        ]
-        longest = [  # "the best return per year" is that, not "the best return"
-            f
-            for f in found
-            if not any(
-                o[0].start() <= f[0].start() and f[0].end() <= o[0].end() and len(o[0].group(0)) > len(f[0].group(0))
-                for o in found
-            )
-        ]
-        for m, metric, phrase, order in longest:
-            before = text[max(0, m.start() - 16) : m.start()].lower()
-            figure_before = re.search(r"[-−+]?\d[\d.,]*\s*%?\s*$", text[max(0, m.start() - 12) : m.start()])
-            figure_follows = figure_before or re.match(
-                r"[*_]*\s*(?:was|is|of|at|:|=|—|-)?[*_]*\s*(?:nearly|about|around|roughly|almost|~)?\s*(?:[-−]?\d|"
-                r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
-                r"eighty|ninety)\b)",
-                text[m.end() :],
-                re.IGNORECASE,
-            )
-            of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
-            top_n = re.search(r"\b(?:two|three|four|five|[2-9])\s*$", before)  # "the three largest positions"
-            among = re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$|\bnot\s+(?:the\s+)?$", before)
-            if top_n or among or (
-                figure_follows and not of_holdings
-            ):
-                continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
-            owner = next(
-                (x for x in mentions if x.end <= m.start() and re.fullmatch(r"['’]s\s*", text[x.end : m.start()])),
-                None,
-            )
-            if owner is not None or (
-                _POSSESSIVE.search(before)
-                and not re.search(r"position|holding|name|stake|weight|wt", m.group(0), re.IGNORECASE)
-                and not re.search(r"(?:portfolio|book|fund)['’]s\s*$", before, re.IGNORECASE)
-            ):
-                continue  # "IBM's worst drawdown" is IBM's own figure, not a ranking
-            metric = self._qualified(text, m.end(), metric)  # "the best performer on an annualised basis"
-            n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
-            entity = self._entity_for(text, m.start(), mentions, scope)
-            lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
-            group = self._listed_around(text, m, [x for x in mentions if lo <= x.start < m.end() + 20])
-            negated = [x for x in mentions if x.entity == entity and re.search(r"\bnot\s+$", text[: x.start])]
-            if negated and len(group) == 1:
-                entity = next(iter(group))  # "AMZN, not AAPL, is (narrowly) the most volatile name"
-            if entity is None:
-                continue
-            ranked = self._ranking(metric, order)
-            ids = [f.entity for f in ranked]
-            if entity not in ids:
-                continue
-            pos = ids.index(entity) + 1
-            expected = ranked[n - 1] if n <= len(ranked) else None
-            plural = re.match(r"[\w-]*s\b", text[m.end() - 1 : m.end() + 1]) is not None or len(group) > 1
-            if pos == n or (plural and pos <= max(n, len(group))):
-                out.append(
-                    Finding(
-                        kind="rank",
-                        text=m.group(0),
-                        status=Status.SUPPORTED,
-                        evidence=[f.id for f in ranked[: max(n, 2)]],
-                        note=f"{entity} is #{n} by {metric.name}",
-                    )
-                )
-            else:
-                top = f"{expected.entity} ({expected.shown()})" if expected else "no entity"
-                out.append(
-                    Finding(
-                        kind="rank",
-                        text=m.group(0),
-                        status=Status.CONTRADICTED,
-                        evidence=[f.id for f in ranked],
-                        note=f"{phrase!r} is {top}; {entity} is #{pos} by {metric.name}",
-                    )
-                )
-        return out
-
-    @staticmethod
-    def _listed_around(text: str, m: re.Match[str], near: list[Mention]) -> set[str]:
-        """The entities a ranking speaks of together: the list just before it ("Apple and Google are
-        the two biggest") or right after it ("the two biggest: Apple and Google")."""
-        before = [x for x in near if x.end <= m.start() and not re.search(r"\bnot\s+$", text[: x.start])]
-        after = [x for x in near if x.start >= m.end()]
-        run = before[-1:]
-        for x in reversed(before[:-1]):  # "Amazon (48 per cent) and Apple (47 per cent) are the most volatile"
-            if not _LIST_SEP.fullmatch(_PAREN.sub("", text[x.end : run[0].start])):
-                break
-            run.insert(0, x)
-        if after and re.fullmatch(r"[\s*_]*(?:[:(—–-]|are|were)?[\s*_]*", text[m.end() : after[0].start]):
-            run.append(after[0])
-            for x in after[1:]:
-                if not _LIST_SEP.fullmatch(text[run[-1].end : x.start]):
-                    break
-                run.append(x)
-        return {x.entity for x in run}
-
-    def _qualified(self, text: str, end: int, metric: Metric) -> Metric:
-        """The metric a ranking is qualified by right after it ("best performer on an annualised basis",
-        "largest by value"), when that metric has facts to rank; else ``metric``."""
-        for s, _e, other in self._metric_spans(text):
-            if (
-                other.name != metric.name
-                and other.scope == "entity"
-                and re.fullmatch(r"\s*(?:on|by|in|for|per)\s+(?:an?\s+|the\s+|its\s+)?", text[end:s])
-                and any(f.metric == other.name for f in self.ev.facts)
-            ):
-                return other
-        return metric
-
-    def _ranking(self, metric: Metric, order: str) -> list[FactValue]:
-        facts = [f for f in self.ev.facts if f.metric == metric.name and f.entity is not None]
-        if metric.entity_kind:
-            kinds = {e.id for e in self.ev.entities if e.kind == metric.entity_kind}
-            facts = [f for f in facts if f.entity in kinds]
-        return sorted(facts, key=lambda f: (-f.value if order == "max" else f.value, f.entity or ""))
+class Relations(Ranks, Figures):
+    """Actions, flags, directions and dates (a part of the Verifier; ranks in :mod:`.ranks`)."""
 
     def _actions(
         self, text: str, mentions: list[Mention], scope: list[str], row: dict[str, str] | None
