@@ -22,13 +22,6 @@ def checker_for(task: str, root: Path) -> Checker:
     return document_checker(task, {}, isolated_settings(root))
 
 
-def verifier_for(task: str, root: Path) -> Verifier:
-    """The claim verifier of ``task`` on its default inputs, prepared under ``root``."""
-    verifier = checker_for(task, root).verifier()
-    assert verifier is not None
-    return verifier
-
-
 def status_of(verifier: Verifier, text: str) -> Status:
     """The status of the last claim of ``text`` that has findings."""
     claims = [c for c in build_ledger(text, verifier).claims if c.findings]

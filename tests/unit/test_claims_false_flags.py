@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from autogen_pse.checking import Checker
-from tests.claims_support import check, checker_for, claim, failing, findings, supported_by
+from tests.claims_support import check, claim, failing, findings, supported_by
 
 ABBREVIATIONS = """\
 # Portfolio review — Alex Example, 1 March 2010
@@ -141,15 +141,10 @@ All told the portfolio is worth roughly $127k, about two-thirds more than the $7
 """
 
 
-@pytest.fixture(scope="module")
-def checker(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("portfolio-review", tmp_path_factory.mktemp("claims"))
-
-
 @pytest.mark.parametrize("review", [ABBREVIATIONS, SP500, NUMBERED, ROUNDED],
                          ids=["abbreviations", "sp500", "numbered-heading", "rounded"])
-def test_faithful_review_has_no_false_flag(checker: Checker, review: str) -> None:
-    report = check(checker, review)
+def test_faithful_review_has_no_false_flag(portfolio_checker: Checker, review: str) -> None:
+    report = check(portfolio_checker, review)
     assert report.contradicted == 0, failing(report)
     assert report.unverifiable == 0, failing(report)
     assert not report.fails
@@ -157,8 +152,8 @@ def test_faithful_review_has_no_false_flag(checker: Checker, review: str) -> Non
     assert report.factual >= 10  # the figures were read, not skipped
 
 
-def test_abbreviations_are_not_tickers(checker: Checker) -> None:
-    report = check(checker, ABBREVIATIONS)
+def test_abbreviations_are_not_tickers(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, ABBREVIATIONS)
     entity_findings = [f for c in report.claims for f in c["findings"] if f["kind"] == "entity"]
     assert entity_findings == []
     # the sentences around the abbreviations are still checked: their figures are supported
@@ -177,8 +172,8 @@ def test_abbreviations_are_not_tickers(checker: Checker) -> None:
     assert findings(agencies, kind="entity") == [] and findings(agencies, kind="statement") == []
 
 
-def test_sp500_is_a_name_not_a_figure(checker: Checker) -> None:
-    report = check(checker, SP500)
+def test_sp500_is_a_name_not_a_figure(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, SP500)
     for c in report.claims:
         if "S&P 500" in c["text"]:
             assert all("500" not in f["text"] for f in c["findings"]), c
@@ -189,8 +184,8 @@ def test_sp500_is_a_name_not_a_figure(checker: Checker) -> None:
     assert "23.50%" in supported_by(report, "IBM.volatility_pct")
 
 
-def test_numbered_heading_keeps_the_actions_table_and_priorities_are_not_figures(checker: Checker) -> None:
-    report = check(checker, NUMBERED)
+def test_numbered_heading_keeps_the_actions_table_and_priorities_are_not_figures(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, NUMBERED)
     rows = [c for c in report.claims if c["kind"] == "row"]
     assert len(rows) == 5
     assert {c["section"] for c in rows} == {"actions"}
@@ -217,13 +212,13 @@ def test_numbered_heading_keeps_the_actions_table_and_priorities_are_not_figures
     ("$127k", "total_value"),
     ("two-thirds", "total_pnl_pct"),     # 67.55 %
 ])
-def test_rounded_figures_are_supported_by_their_fact(checker: Checker, written: str, fact: str) -> None:
-    report = check(checker, ROUNDED)
+def test_rounded_figures_are_supported_by_their_fact(portfolio_checker: Checker, written: str, fact: str) -> None:
+    report = check(portfolio_checker, ROUNDED)
     assert written in supported_by(report, fact), failing(report)
 
 
-def test_the_rounding_review_is_fully_grounded(checker: Checker) -> None:
-    report = check(checker, ROUNDED)
+def test_the_rounding_review_is_fully_grounded(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, ROUNDED)
     assert report.supported == report.factual
 
 
@@ -240,10 +235,10 @@ Apple is about two and a half times the size of Google, roughly three times the 
 """
 
 
-def test_comparisons_ratios_and_proceeds_are_read(checker: Checker) -> None:
+def test_comparisons_ratios_and_proceeds_are_read(portfolio_checker: Checker) -> None:
     """The other side of a comparison is not what the next "it" is about; ratios between holdings
     are the ratio of their weights; proceeds of two sales may reach the sum of both positions."""
-    report = check(checker, COMPARISONS)
+    report = check(portfolio_checker, COMPARISONS)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
     rank = claim(report, "It's also the most volatile position, with vol around 48%.")
     assert findings(rank, "supported", "rank")

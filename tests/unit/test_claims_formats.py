@@ -5,20 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.formats import read_document, tidy
-from tests.claims_support import checker_for, verifier_for
-
-
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    return verifier_for("portfolio-review", tmp_path_factory.mktemp("formats-p"))
-
-
-@pytest.fixture(scope="module")
-def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    return verifier_for("resume-tailor", tmp_path_factory.mktemp("formats-r"))
-
 
 HTML_EMAIL = """<!DOCTYPE html>
 <html><head><style>td { padding: 4px; } .x { color: #333 }</style></head>
@@ -71,8 +60,8 @@ def test_html_is_read_as_markdown_with_its_data_table() -> None:
     assert "|   |" not in text.split("| Holding")[0]  # the e-mail's layout table is no table
 
 
-def test_html_claims_point_into_the_source(portfolio: Verifier) -> None:
-    ledger = build_ledger(HTML_EMAIL, portfolio)
+def test_html_claims_point_into_the_source(portfolio_verifier: Verifier) -> None:
+    ledger = build_ledger(HTML_EMAIL, portfolio_verifier)
     weight = next(c for c in ledger.claims if "43.9%" in c.text)
     assert weight.status is Status.SUPPORTED
     assert HTML_EMAIL[weight.start : weight.end].startswith("Apple&rsquo;s weight")
@@ -81,19 +70,19 @@ def test_html_claims_point_into_the_source(portfolio: Verifier) -> None:
     assert row.status is Status.SUPPORTED  # −27.66 % under the P&L header: MSFT's loss
 
 
-def test_html_table_without_a_header_row_gets_an_empty_one(portfolio: Verifier) -> None:
+def test_html_table_without_a_header_row_gets_an_empty_one(portfolio_verifier: Verifier) -> None:
     html = (
         "<p>Three items:</p><table><tr><td>AAPL</td><td>43.85% weight, over 30% cap</td></tr>"
         "<tr><td>MSFT</td><td>&minus;27.66%, stop-loss hit</td></tr></table><p>Done.</p><p>Thanks</p>"
     )
     text = read_document(html).text
     assert "|   |   |\n|---|---|\n| AAPL | 43.85% weight, over 30% cap |\n| MSFT | −27.66%, stop-loss hit |" in text
-    ledger = build_ledger(html, portfolio)
+    ledger = build_ledger(html, portfolio_verifier)
     assert not ledger.contradicted  # MSFT's loss is not read against the first row as a "weight" header
 
 
-def test_html_fabrication_is_still_caught(portfolio: Verifier) -> None:
-    ledger = build_ledger(HTML_EMAIL.replace("43.9% of the portfolio", "53.9% of the portfolio"), portfolio)
+def test_html_fabrication_is_still_caught(portfolio_verifier: Verifier) -> None:
+    ledger = build_ledger(HTML_EMAIL.replace("43.9% of the portfolio", "53.9% of the portfolio"), portfolio_verifier)
     assert [c for c in ledger.contradicted if "53.9%" in c.text]
 
 
@@ -107,18 +96,18 @@ def test_latex_cv_is_read_as_markdown() -> None:
     assert "- **2021:** AWS Certified Solutions Architect – Associate" in text
 
 
-def test_latex_cv_claims_and_checks(resume: Verifier) -> None:
-    ledger = build_ledger(LATEX_CV, resume)
+def test_latex_cv_claims_and_checks(resume_verifier: Verifier) -> None:
+    ledger = build_ledger(LATEX_CV, resume_verifier)
     spend = next(c for c in ledger.claims if "cloud spend" in c.text)
     assert spend.status is Status.SUPPORTED
     assert LATEX_CV[spend.start :].startswith("Cut monthly cloud spend")
-    wrong = build_ledger(LATEX_CV.replace("Mentored 6 engineers", "Mentored 16 engineers"), resume)
+    wrong = build_ledger(LATEX_CV.replace("Mentored 6 engineers", "Mentored 16 engineers"), resume_verifier)
     assert [c for c in wrong.contradicted if "16 engineers" in c.text]
 
 
-def test_latex_inside_a_chat_reply_fence(resume: Verifier) -> None:
+def test_latex_inside_a_chat_reply_fence(resume_verifier: Verifier) -> None:
     reply = "Replace the block with:\n\n```latex\n" + LATEX_CV.split("\\begin{document}")[1] + "```\n\nThat's all."
-    ledger = build_ledger(reply, resume)
+    ledger = build_ledger(reply, resume_verifier)
     assert any("cloud spend" in c.text and c.status is Status.SUPPORTED for c in ledger.claims)
 
 
@@ -161,12 +150,12 @@ Jun 2017 – Feb 2020                                  Architect – Associate (
 """
 
 
-def test_two_column_pdf_text_is_read_column_by_column(resume: Verifier) -> None:
+def test_two_column_pdf_text_is_read_column_by_column(resume_verifier: Verifier) -> None:
     reading = read_document(TWO_COLUMNS)
     text = reading.text
     assert "• Designed an idempotent payments API in Go\nhandling 1,200 requests per second at peak." in text
     assert text.index("Jun 2017 – Feb 2020") < text.index("SKILLS")  # the left column first
-    ledger = build_ledger(TWO_COLUMNS, resume)
+    ledger = build_ledger(TWO_COLUMNS, resume_verifier)
     api = next(c for c in ledger.claims if "1,200 requests" in c.text)
     assert api.status is Status.SUPPORTED
     first = api.text.split()[0]
@@ -178,9 +167,8 @@ def test_a_plain_text_table_is_not_two_columns() -> None:
     assert not read_document(table).converted
 
 
-def test_task_checks_name_the_lines_of_the_document_as_written(tmp_path_factory: pytest.TempPathFactory) -> None:
-    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("formats-lines"))
+def test_task_checks_name_the_lines_of_the_document_as_written(resume_checker: Checker) -> None:
     wrong = LATEX_CV.replace("{Senior Backend Engineer}{Brightline", "{Staff Backend Engineer}{Brightline")
-    titles = next(r for r in checker.check(wrong) if r.name == "titles")
+    titles = next(r for r in resume_checker.check(wrong) if r.name == "titles")
     line = wrong[: wrong.index("{Staff Backend")].count("\n") + 1
     assert not titles.ok and f"(line {line}" in titles.detail, titles.detail

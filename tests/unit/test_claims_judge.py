@@ -16,7 +16,7 @@ from autogen_pse.claims.judge import Judge, parse, passages
 from autogen_pse.config import Settings
 from autogen_pse.errors import UserError
 from autogen_pse.verification import check_document
-from tests.claims_support import checker_for, claim, failing
+from tests.claims_support import claim, failing
 from tests.scripting import save
 
 BUYBACK = "Microsoft announced a buyback."
@@ -49,27 +49,22 @@ The portfolio is worth $127,157.10, up 67.55% on cost. Apple is 43.85% of it, ab
 """
 
 
-@pytest.fixture(scope="module")
-def checker(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("portfolio-review", tmp_path_factory.mktemp("claims-judge"))
-
-
 def _judge(tmp_path: Path, settings: Settings, *answers: str) -> Judge:
     path = save({"evaluator": list(answers)}, tmp_path / "judge.json")
     return Judge.open(f"scripted:{path}", settings)
 
 
-def test_without_a_judge_the_buyback_is_unverifiable(checker: Checker) -> None:
-    report = check_document(checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK))
+def test_without_a_judge_the_buyback_is_unverifiable(portfolio_checker: Checker) -> None:
+    report = check_document(portfolio_checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK))
     c = claim(report, BUYBACK)
     assert c["status"] == "unverifiable" and c["judge"] is None
     assert report.unverifiable == 1 and report.contradicted == 0, failing(report)
 
 
 def test_not_enough_info_leaves_the_claim_unverifiable_and_records_the_answer(
-        checker: Checker, settings: Settings, tmp_path: Path) -> None:
+        portfolio_checker: Checker, settings: Settings, tmp_path: Path) -> None:
     judge = _judge(tmp_path, settings, "VERDICT: NOT_ENOUGH_INFO\nQUOTE:")
-    report = check_document(checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
+    report = check_document(portfolio_checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
     c = claim(report, BUYBACK)
     assert c["status"] == "unverifiable"
     assert c["judge"] is not None
@@ -82,10 +77,10 @@ def test_not_enough_info_leaves_the_claim_unverifiable_and_records_the_answer(
 
 
 def test_contradicted_makes_the_claim_contradicted_with_a_judge_finding(
-        checker: Checker, settings: Settings, tmp_path: Path) -> None:
+        portfolio_checker: Checker, settings: Settings, tmp_path: Path) -> None:
     quote = "MSFT Microsoft Corp. equity USD"
     judge = _judge(tmp_path, settings, f"VERDICT: CONTRADICTED\nQUOTE: {quote}")
-    report = check_document(checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
+    report = check_document(portfolio_checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
     c = claim(report, BUYBACK)
     assert c["status"] == "contradicted"
     assert c["judge"]["verdict"] == "CONTRADICTED" and c["judge"]["quote"] == quote
@@ -97,35 +92,35 @@ def test_contradicted_makes_the_claim_contradicted_with_a_judge_finding(
     assert report.fails
 
 
-def test_supported_needs_a_quote(checker: Checker, settings: Settings, tmp_path: Path) -> None:
+def test_supported_needs_a_quote(portfolio_checker: Checker, settings: Settings, tmp_path: Path) -> None:
     judge = _judge(tmp_path, settings, "VERDICT: SUPPORTED\nQUOTE:")
-    report = check_document(checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
+    report = check_document(portfolio_checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
     c = claim(report, BUYBACK)
     assert c["judge"]["verdict"] == "SUPPORTED"
     assert c["status"] == "unverifiable"  # a SUPPORTED without the passage words proves nothing
 
 
-def test_a_reply_without_a_verdict_is_not_enough_info(checker: Checker, settings: Settings, tmp_path: Path) -> None:
+def test_a_reply_without_a_verdict_is_not_enough_info(portfolio_checker: Checker, settings: Settings, tmp_path: Path) -> None:
     judge = _judge(tmp_path, settings, "I could not find anything about a buyback in these passages.")
-    report = check_document(checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
+    report = check_document(portfolio_checker, "review.md", REVIEW.replace("{EXTRA}", BUYBACK), judge=judge)
     c = claim(report, BUYBACK)
     assert c["status"] == "unverifiable" and c["judge"]["verdict"] == "NOT_ENOUGH_INFO"
 
 
 def test_one_answer_per_unverifiable_claim_in_document_order(
-        checker: Checker, settings: Settings, tmp_path: Path) -> None:
+        portfolio_checker: Checker, settings: Settings, tmp_path: Path) -> None:
     judge = _judge(tmp_path, settings, "VERDICT: NOT_ENOUGH_INFO\nQUOTE:",
                    "VERDICT: CONTRADICTED\nQUOTE: Apple Inc. equity USD")
-    report = check_document(checker, "review.md", REVIEW.replace("{EXTRA}", f"{BUYBACK} {DIVIDEND}"), judge=judge)
+    report = check_document(portfolio_checker, "review.md", REVIEW.replace("{EXTRA}", f"{BUYBACK} {DIVIDEND}"), judge=judge)
     buyback, dividend = claim(report, BUYBACK), claim(report, DIVIDEND)
     assert (buyback["status"], buyback["judge"]["verdict"]) == ("unverifiable", "NOT_ENOUGH_INFO")
     assert (dividend["status"], dividend["judge"]["verdict"]) == ("contradicted", "CONTRADICTED")
 
 
 def test_the_judge_is_not_asked_when_nothing_is_unverifiable(
-        checker: Checker, settings: Settings, tmp_path: Path) -> None:
+        portfolio_checker: Checker, settings: Settings, tmp_path: Path) -> None:
     judge = _judge(tmp_path, settings)  # no answers: any call would fail
-    report = check_document(checker, "review.md", REVIEW.replace("{EXTRA}", "Microsoft has hit the stop-loss."),
+    report = check_document(portfolio_checker, "review.md", REVIEW.replace("{EXTRA}", "Microsoft has hit the stop-loss."),
                             judge=judge)
     assert (report.contradicted, report.unverifiable) == (0, 0), failing(report)
     assert all(c["judge"] is None for c in report.claims)
@@ -136,8 +131,8 @@ def test_a_bad_judge_spec_is_a_user_error(settings: Settings) -> None:
         Judge.open("gpt", settings)
 
 
-def test_passages_share_the_claims_words(checker: Checker) -> None:
-    verifier = checker.verifier()
+def test_passages_share_the_claims_words(portfolio_checker: Checker) -> None:
+    verifier = portfolio_checker.verifier()
     assert verifier is not None
     ev = verifier.ev
     found = passages(BUYBACK, ev)
@@ -168,18 +163,17 @@ def test_parse(reply: str, expected: tuple[str, str]) -> None:
     assert parse(reply) == expected
 
 
-def test_a_remote_judge_sees_no_email_or_phone(tmp_path: Path, settings: Settings) -> None:
+def test_a_remote_judge_sees_no_email_or_phone(resume_checker: Checker, settings: Settings) -> None:
     """A CV's contact line may be an unverifiable claim: a remote judge (a real loopback server that
     speaks the OpenAI API) receives placeholders, and its quote comes back restored."""
     from pydantic import SecretStr
 
     from tests.hardening.helpers import FakeOpenAI, completion
 
-    resume = checker_for("resume-tailor", tmp_path / "cv")
     doc = "# Elena Marsh\n\nReach me at elena.marsh@example.com or +44 7700 900123: I was promoted to tech lead.\n"
     with FakeOpenAI(lambda body: (200, completion("VERDICT: NOT_ENOUGH_INFO\nQUOTE: none"))) as fake:
         s = settings.model_copy(update={"openai_base_url": fake.url, "openai_api_key": SecretStr("sk-test")})
-        report = check_document(resume, "cv.md", doc, judge=Judge.open("openai:gpt-4o-mini", s))
+        report = check_document(resume_checker, "cv.md", doc, judge=Judge.open("openai:gpt-4o-mini", s))
     sent = b"".join(r["raw"] for r in fake.requests)
     assert fake.requests, "the judge was asked"
     assert b"elena.marsh@example.com" not in sent and b"7700 900123" not in sent

@@ -14,7 +14,7 @@ import pytest
 
 from autogen_pse.checking import Checker
 from autogen_pse.verification import DocumentReport
-from tests.claims_support import check, checker_for, claim, failing
+from tests.claims_support import check, claim, failing
 
 # --- portfolio-review ---------------------------------------------------------------------------
 
@@ -128,13 +128,8 @@ PORTFOLIO_CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("portfolio-review", tmp_path_factory.mktemp("claims-portfolio"))
-
-
-def test_the_portfolio_base_review_is_faithful(portfolio: Checker) -> None:
-    report = check(portfolio, PORTFOLIO.replace("{SENTENCE}\n\n", ""))
+def test_the_portfolio_base_review_is_faithful(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, PORTFOLIO.replace("{SENTENCE}\n\n", ""))
     assert (report.contradicted, report.unverifiable) == (0, 0), failing(report)
     assert report.grounding == 1.0
 
@@ -151,16 +146,16 @@ def _assert_caught(report: DocumentReport, sentence: str, c: Case) -> None:
 
 
 @pytest.mark.parametrize("c", list(PORTFOLIO_CASES.values()), ids=list(PORTFOLIO_CASES))
-def test_portfolio_fabrication_is_caught(portfolio: Checker, c: Case) -> None:
-    report = check(portfolio, PORTFOLIO.replace("{SENTENCE}", c.bad))
+def test_portfolio_fabrication_is_caught(portfolio_checker: Checker, c: Case) -> None:
+    report = check(portfolio_checker, PORTFOLIO.replace("{SENTENCE}", c.bad))
     _assert_caught(report, c.bad, c)
     if "contradicted" in c.status:
         assert report.fails
 
 
 @pytest.mark.parametrize("c", list(PORTFOLIO_CASES.values()), ids=list(PORTFOLIO_CASES))
-def test_portfolio_faithful_twin_passes(portfolio: Checker, c: Case) -> None:
-    report = check(portfolio, PORTFOLIO.replace("{SENTENCE}", c.good))
+def test_portfolio_faithful_twin_passes(portfolio_checker: Checker, c: Case) -> None:
+    report = check(portfolio_checker, PORTFOLIO.replace("{SENTENCE}", c.good))
     twin = claim(report, c.good)
     assert twin["status"] in ("supported", "none"), twin["findings"]
     assert (report.contradicted, report.unverifiable) == (0, 0), failing(report)
@@ -294,11 +289,6 @@ RESUME_CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def resume(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("resume-tailor", tmp_path_factory.mktemp("claims-resume"))
-
-
 def _role_ids(checker: Checker) -> dict[str, str]:
     verifier = checker.verifier()
     assert verifier is not None
@@ -309,27 +299,27 @@ def _role_ids(checker: Checker) -> dict[str, str]:
     return out
 
 
-def test_the_cv_base_is_faithful(resume: Checker) -> None:
-    report = check(resume, CV, "cv.md")
+def test_the_cv_base_is_faithful(resume_checker: Checker) -> None:
+    report = check(resume_checker, CV, "cv.md")
     assert report.policy == "error"
     assert (report.contradicted, report.unverifiable) == (0, 0), failing(report)
     assert not report.fails
 
 
 @pytest.mark.parametrize("c", list(RESUME_CASES.values()), ids=list(RESUME_CASES))
-def test_resume_fabrication_is_caught(resume: Checker, c: CvCase) -> None:
+def test_resume_fabrication_is_caught(resume_checker: Checker, c: CvCase) -> None:
     assert c.replace in CV
-    report = check(resume, CV.replace(c.replace, c.bad), "cv.md")
-    roles = _role_ids(resume)
+    report = check(resume_checker, CV.replace(c.replace, c.bad), "cv.md")
+    roles = _role_ids(resume_checker)
     names = tuple(n.format(**roles) for n in c.names)
     _assert_caught(report, c.bad_claim, Case(c.bad, c.good, c.status, names))
     assert report.fails  # unverifiable is an error in this task
 
 
 @pytest.mark.parametrize("c", list(RESUME_CASES.values()), ids=list(RESUME_CASES))
-def test_resume_faithful_twin_passes(resume: Checker, c: CvCase) -> None:
+def test_resume_faithful_twin_passes(resume_checker: Checker, c: CvCase) -> None:
     assert c.good_replace in CV
-    report = check(resume, CV.replace(c.good_replace, c.good), "cv.md")
+    report = check(resume_checker, CV.replace(c.good_replace, c.good), "cv.md")
     twin = claim(report, c.good_claim)
     assert twin["status"] in ("supported", "none"), twin["findings"]
     assert (report.contradicted, report.unverifiable) == (0, 0), failing(report)

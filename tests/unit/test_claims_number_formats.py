@@ -6,7 +6,7 @@ import pytest
 
 from autogen_pse.checking import Checker
 from autogen_pse.claims.number_formats import decimal_comma, normaliser
-from tests.claims_support import check, checker_for, failing
+from tests.claims_support import check, failing
 
 EU_REVIEW = """\
 ## Summary
@@ -39,14 +39,9 @@ def test_rewrites_keep_the_length(written: str, read: str) -> None:
     assert len(rewrite(written)) == len(written)
 
 
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("portfolio-review", tmp_path_factory.mktemp("claims-formats"))
-
-
-def test_a_decimal_comma_review_is_read_and_its_twin_fails(portfolio: Checker) -> None:
-    report = check(portfolio, EU_REVIEW)
+def test_a_decimal_comma_review_is_read_and_its_twin_fails(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, EU_REVIEW)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
     assert report.factual >= 5
-    wrong = check(portfolio, EU_REVIEW.replace("weight 17,62 %", "weight 21,62 %"))
+    wrong = check(portfolio_checker, EU_REVIEW.replace("weight 17,62 %", "weight 21,62 %"))
     assert wrong.contradicted == 1, failing(wrong)

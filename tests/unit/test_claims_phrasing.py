@@ -6,13 +6,7 @@ from __future__ import annotations
 import pytest
 
 from autogen_pse.claims import Status, Verifier, build_ledger
-from tests.claims_support import status_of, verifier_for
-
-
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    return verifier_for("portfolio-review", tmp_path_factory.mktemp("phrasing"))
-
+from tests.claims_support import status_of
 
 
 @pytest.mark.parametrize(
@@ -44,9 +38,9 @@ def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
         ("Sell some Apple.", "Sell some IBM."),
     ],
 )
-def test_faithful_and_its_twin(portfolio: Verifier, faithful: str, fabricated: str) -> None:
-    assert status_of(portfolio, faithful) is Status.SUPPORTED
-    assert status_of(portfolio, fabricated) is Status.CONTRADICTED
+def test_faithful_and_its_twin(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert status_of(portfolio_verifier, faithful) is Status.SUPPORTED
+    assert status_of(portfolio_verifier, fabricated) is Status.CONTRADICTED
 
 
 @pytest.mark.parametrize(
@@ -57,31 +51,31 @@ def test_faithful_and_its_twin(portfolio: Verifier, faithful: str, fabricated: s
         ("Your five stocks add up to $127,157.", "Your five stocks add up to $137,157."),
     ],
 )
-def test_faithful_and_its_flagged_twin(portfolio: Verifier, faithful: str, fabricated: str) -> None:
-    assert status_of(portfolio, faithful) is Status.SUPPORTED
-    assert status_of(portfolio, fabricated) in (Status.CONTRADICTED, Status.UNVERIFIABLE)
+def test_faithful_and_its_flagged_twin(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert status_of(portfolio_verifier, faithful) is Status.SUPPORTED
+    assert status_of(portfolio_verifier, fabricated) in (Status.CONTRADICTED, Status.UNVERIFIABLE)
 
 
-def test_stop_loss_is_no_metric_after_a_hyphen(portfolio: Verifier) -> None:
-    assert status_of(portfolio, "MSFT hit its stop-loss at -27.66%.") is Status.SUPPORTED
+def test_stop_loss_is_no_metric_after_a_hyphen(portfolio_verifier: Verifier) -> None:
+    assert status_of(portfolio_verifier, "MSFT hit its stop-loss at -27.66%.") is Status.SUPPORTED
 
 
-def test_a_topic_label_does_not_name_the_metric_of_the_sentence(portfolio: Verifier) -> None:
-    assert status_of(portfolio, "**Cap breach:** AAPL at 43.85% vs a 30% limit.") is Status.SUPPORTED
-    assert status_of(portfolio, "**Volatility:** AAPL 43.85%.") is Status.CONTRADICTED  # a key and its value
+def test_a_topic_label_does_not_name_the_metric_of_the_sentence(portfolio_verifier: Verifier) -> None:
+    assert status_of(portfolio_verifier, "**Cap breach:** AAPL at 43.85% vs a 30% limit.") is Status.SUPPORTED
+    assert status_of(portfolio_verifier, "**Volatility:** AAPL 43.85%.") is Status.CONTRADICTED  # a key and its value
 
 
-def test_the_users_turns_of_a_chat_are_context_not_claims(portfolio: Verifier) -> None:
+def test_the_users_turns_of_a_chat_are_context_not_claims(portfolio_verifier: Verifier) -> None:
     chat = ("User: should I buy more Google? It's 27% of my book.\n\n"
             "Assistant: No: Google is 17.62% of the portfolio and buying more is not allowed.\n")
-    ledger = build_ledger(chat, portfolio)
+    ledger = build_ledger(chat, portfolio_verifier)
     assert not ledger.contradicted
     asked = next(c for c in ledger.claims if "should I buy" in c.text)
     assert asked.kind == "meta" and asked.line == 1
 
 
-def test_greetings_and_checklist_words_are_no_unknown_names(portfolio: Verifier) -> None:
+def test_greetings_and_checklist_words_are_no_unknown_names(portfolio_verifier: Verifier) -> None:
     text = ("Hi Tom,\n\nDear Mrs Oyelaran-Whitfield,\n\nPosition cap (30%) — NOT MET. Status: OPEN. "
             "AAPL 43.85%.\n")
-    ledger = build_ledger(text, portfolio)
+    ledger = build_ledger(text, portfolio_verifier)
     assert not ledger.contradicted and not ledger.unverifiable, [c.text for c in ledger.claims if c.findings]

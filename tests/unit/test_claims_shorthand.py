@@ -7,24 +7,15 @@ from __future__ import annotations
 
 import pytest
 
+from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.dates import find_dates
 from autogen_pse.claims.quantities import find_quantities
-from tests.claims_support import checker_for, status_of, verifier_for
+from tests.claims_support import status_of
 
 
 def contradicted(verifier: Verifier, text: str) -> bool:
     return any(c.status is Status.CONTRADICTED for c in build_ledger(text, verifier).claims)
-
-
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    return verifier_for("portfolio-review", tmp_path_factory.mktemp("shorthand"))
-
-
-@pytest.fixture(scope="module")
-def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    return verifier_for("resume-tailor", tmp_path_factory.mktemp("shorthand-cv"))
 
 
 @pytest.mark.parametrize(
@@ -61,9 +52,9 @@ def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
          "Apple's worth about sixty-five, sixty-six thousand on its own."),
     ],
 )
-def test_shorthand_and_chat_output(portfolio: Verifier, faithful: str, fabricated: str) -> None:
-    assert not contradicted(portfolio, faithful)
-    assert contradicted(portfolio, fabricated)
+def test_shorthand_and_chat_output(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert not contradicted(portfolio_verifier, faithful)
+    assert contradicted(portfolio_verifier, fabricated)
 
 
 @pytest.mark.parametrize(
@@ -84,8 +75,8 @@ def test_shorthand_and_chat_output(portfolio: Verifier, faithful: str, fabricate
         "GL ≈ +$51.3k → roughly two-thirds up on cost  5 pos; 2 in the red (GOOG, MSFT), 3 green",
     ],
 )
-def test_faithful_phrasings_are_not_contradicted(portfolio: Verifier, text: str) -> None:
-    assert not contradicted(portfolio, text)
+def test_faithful_phrasings_are_not_contradicted(portfolio_verifier: Verifier, text: str) -> None:
+    assert not contradicted(portfolio_verifier, text)
 
 
 @pytest.mark.parametrize(
@@ -124,10 +115,10 @@ def test_faithful_phrasings_are_not_contradicted(portfolio: Verifier, text: str)
          "| Symbol | Action | Reason |\n|---|---|---|\n| IBM | HOLD | Stop-loss; long-held loss; offsets Apple gain |"),
     ],
 )
-def test_casual_replies_and_memos(portfolio: Verifier, faithful: str, fabricated: str) -> None:
+def test_casual_replies_and_memos(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
     """(batch y; and batch z's call notes and assistant-style reviews below)"""
-    assert not contradicted(portfolio, faithful)
-    assert contradicted(portfolio, fabricated)
+    assert not contradicted(portfolio_verifier, faithful)
+    assert contradicted(portfolio_verifier, fabricated)
 
 
 @pytest.mark.parametrize(
@@ -150,16 +141,16 @@ def test_casual_replies_and_memos(portfolio: Verifier, faithful: str, fabricated
         "Prices are month-end closes from 2000 to 2010; the valuation date is 2010-03-01.",
     ],
 )
-def test_casual_and_memo_phrasings_are_not_flagged(portfolio: Verifier, text: str) -> None:
-    assert all(c.status not in (Status.CONTRADICTED, Status.UNVERIFIABLE) for c in build_ledger(text, portfolio).claims)
+def test_casual_and_memo_phrasings_are_not_flagged(portfolio_verifier: Verifier, text: str) -> None:
+    assert all(c.status not in (Status.CONTRADICTED, Status.UNVERIFIABLE) for c in build_ledger(text, portfolio_verifier).claims)
 
 
-def test_unsupported_news_in_a_sentence_that_also_gives_advice_is_flagged(portfolio: Verifier) -> None:
+def test_unsupported_news_in_a_sentence_that_also_gives_advice_is_flagged(portfolio_verifier: Verifier) -> None:
     text = "On the positive side, **Google announced a share buyback program**, which could **support the price**."
-    assert status_of(portfolio, text) is Status.UNVERIFIABLE
-    assert status_of(portfolio, "IBM raised its dividend again last qtr, C. likes it. no trigger → HOLD (could BUY).") \
+    assert status_of(portfolio_verifier, text) is Status.UNVERIFIABLE
+    assert status_of(portfolio_verifier, "IBM raised its dividend again last qtr, C. likes it. no trigger → HOLD (could BUY).") \
         is Status.UNVERIFIABLE
-    assert status_of(portfolio, "Apple is up 480%, which could tempt you to add more.") is not Status.UNVERIFIABLE
+    assert status_of(portfolio_verifier, "Apple is up 480%, which could tempt you to add more.") is not Status.UNVERIFIABLE
 
 
 def test_number_readings() -> None:
@@ -190,10 +181,10 @@ def test_number_readings() -> None:
 
     ],
 )
-def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -> None:
+def test_recruiter_one_pager(resume_verifier: Verifier, faithful: str, fabricated: str) -> None:
     """(and the claims that stay checked beside the readings above: a talk given, a skill listed)"""
-    assert not contradicted(resume, faithful)
-    assert contradicted(resume, fabricated)
+    assert not contradicted(resume_verifier, faithful)
+    assert contradicted(resume_verifier, fabricated)
 
 
 @pytest.mark.parametrize(
@@ -212,9 +203,9 @@ def test_recruiter_one_pager(resume: Verifier, faithful: str, fabricated: str) -
         "Problem: a payments API has to tolerate retries without moving money twice.",
     ],
 )
-def test_recruiter_notes_on_gaps_claim_nothing(resume: Verifier, text: str) -> None:
+def test_recruiter_notes_on_gaps_claim_nothing(resume_verifier: Verifier, text: str) -> None:
     assert all(c.status is not Status.CONTRADICTED and c.status is not Status.UNVERIFIABLE
-               for c in build_ledger(text, resume).claims), text
+               for c in build_ledger(text, resume_verifier).claims), text
 
 
 INDIAN_FORMAT = """# ELENA MARSH
@@ -273,24 +264,22 @@ AWS Certified Solutions Architect – Associate (2021) · CKAD (2022)
 """
 
 
-def test_canadian_format_and_assistant_notes_are_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_canadian_format_and_assistant_notes_are_read(resume_checker: Checker) -> None:
     """"Highlights of Qualifications" is a summary (not education), a merged "Education &
     Certifications" heading names both sections, and the notes after the CV are no entries."""
-    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("canadian"))
-    failed = {r.name: r.detail for r in checker.check(CANADIAN_FORMAT) if not r.ok}
+    failed = {r.name: r.detail for r in resume_checker.check(CANADIAN_FORMAT) if not r.ok}
     for name in ("entries", "degrees", "employers"):
         assert name not in failed, failed.get(name)
     assert "Certifications" not in failed.get("sections", "")
     wrong = CANADIAN_FORMAT.replace("MSc Computer Science", "PhD Computer Science")
-    assert "degrees" in {r.name for r in checker.check(wrong) if not r.ok}
+    assert "degrees" in {r.name for r in resume_checker.check(wrong) if not r.ok}
 
 
-def test_indian_format_sections_are_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_indian_format_sections_are_read(resume_checker: Checker) -> None:
     """A "Roles & Responsibilities" label, "Key strengths", an Academic Details table without its
     rule, an inline "PERSONAL DETAILS:" line and a Declaration are read as what they are."""
-    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("indian"))
-    failed = {r.name: r.detail for r in checker.check(INDIAN_FORMAT) if not r.ok}
+    failed = {r.name: r.detail for r in resume_checker.check(INDIAN_FORMAT) if not r.ok}
     for name in ("employers", "entries", "degrees", "titles"):
         assert name not in failed, failed.get(name)
     wrong = INDIAN_FORMAT.replace("University of Leeds", "University of Manchester")
-    assert "degrees" in {r.name for r in checker.check(wrong) if not r.ok}
+    assert "degrees" in {r.name for r in resume_checker.check(wrong) if not r.ok}

@@ -14,17 +14,7 @@ import pytest
 from autogen_pse.checking import Checker
 from autogen_pse.claims.dates import find_dates
 from autogen_pse.claims.quantities import find_quantities, matches
-from tests.claims_support import check, checker_for, claim, failing, findings
-
-
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("portfolio-review", tmp_path_factory.mktemp("claims-spoken-p"))
-
-
-@pytest.fixture(scope="module")
-def resume(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("resume-tailor", tmp_path_factory.mktemp("claims-spoken-r"))
+from tests.claims_support import check, claim, failing, findings
 
 
 @pytest.mark.parametrize(("words", "value", "unit"), [
@@ -76,9 +66,9 @@ ten years two months.
 """
 
 
-def test_voice_memo_after_a_memo_header_is_verified(portfolio: Checker) -> None:
+def test_voice_memo_after_a_memo_header_is_verified(portfolio_checker: Checker) -> None:
     """A "Re:" header is no sign-off: everything after it is still checked."""
-    report = check(portfolio, VOICE_MEMO)
+    report = check(portfolio_checker, VOICE_MEMO)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
     apple = claim(report, "Apple is, uh, forty-three point eight five percent of the account.")
     assert findings(apple, "supported", "figure")
@@ -91,9 +81,9 @@ def test_voice_memo_after_a_memo_header_is_verified(portfolio: Checker) -> None:
     ("ten years two months", "twelve years two months"),
     ("in since January oh-five", "in since January oh-two"),
 ])
-def test_voice_memo_twins_are_contradicted(portfolio: Checker, good: str, bad: str) -> None:
+def test_voice_memo_twins_are_contradicted(portfolio_checker: Checker, good: str, bad: str) -> None:
     assert good in VOICE_MEMO
-    report = check(portfolio, VOICE_MEMO.replace(good, bad))
+    report = check(portfolio_checker, VOICE_MEMO.replace(good, bad))
     assert report.contradicted >= 1, failing(report)
 
 
@@ -109,8 +99,8 @@ Every holding has suffered a drawdown since purchase, from about 36 per cent at 
 """
 
 
-def test_column_rules_and_idioms_are_read(portfolio: Checker) -> None:
-    report = check(portfolio, COLUMN)
+def test_column_rules_and_idioms_are_read(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, COLUMN)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
     rule = claim(report, "No position may exceed 30 per cent of the portfolio.")
     assert findings(rule, "supported", "figure")
@@ -122,9 +112,9 @@ def test_column_rules_and_idioms_are_read(portfolio: Checker) -> None:
     ("best performer on an annualised basis", "best performer on a volatility-adjusted basis, and the steadiest"),
     ("from about 36 per cent at IBM", "from about 26 per cent at IBM"),
 ])
-def test_column_twins_are_contradicted(portfolio: Checker, good: str, bad: str) -> None:
+def test_column_twins_are_contradicted(portfolio_checker: Checker, good: str, bad: str) -> None:
     assert good in COLUMN
-    report = check(portfolio, COLUMN.replace(good, bad))
+    report = check(portfolio_checker, COLUMN.replace(good, bad))
     assert report.contradicted >= 1, failing(report)
 
 
@@ -142,17 +132,17 @@ Overall, the portfolio is worth about 1.7 times what it cost.
 """
 
 
-def test_app_cards_counts_and_tips(portfolio: Checker) -> None:
-    ok = check(portfolio, APP_CARDS.replace("**2 of your 5 holdings**", "**3 of your 5 holdings**"))
+def test_app_cards_counts_and_tips(portfolio_checker: Checker) -> None:
+    ok = check(portfolio_checker, APP_CARDS.replace("**2 of your 5 holdings**", "**3 of your 5 holdings**"))
     assert ok.contradicted == 0, failing(ok)
-    assert check(portfolio, APP_CARDS).contradicted == 1  # two holdings need attention: three do
-    wrong = check(portfolio, APP_CARDS.replace("triggering rules:** 3", "triggering rules:** 2")
+    assert check(portfolio_checker, APP_CARDS).contradicted == 1  # two holdings need attention: three do
+    wrong = check(portfolio_checker, APP_CARDS.replace("triggering rules:** 3", "triggering rules:** 2")
                   .replace("**2 of your", "**3 of your"))
     assert wrong.contradicted == 1, failing(wrong)
-    tip = check(portfolio, APP_CARDS.replace("Hold IBM and review it", "Consider trimming IBM")
+    tip = check(portfolio_checker, APP_CARDS.replace("Hold IBM and review it", "Consider trimming IBM")
                 .replace("**2 of your", "**3 of your"))
     assert tip.contradicted == 1, failing(tip)  # an icon-led tip is its own claim: TRIM is not allowed for IBM
-    doubled = check(portfolio, APP_CARDS.replace("about 1.7 times what it cost", "about double what it cost")
+    doubled = check(portfolio_checker, APP_CARDS.replace("about 1.7 times what it cost", "about double what it cost")
                     .replace("**2 of your", "**3 of your"))
     assert doubled.contradicted == 1, failing(doubled)
 
@@ -183,11 +173,11 @@ Master of Science - MSc, Computer Science
 """
 
 
-def test_linkedin_export_is_read(resume: Checker) -> None:
+def test_linkedin_export_is_read(resume_checker: Checker) -> None:
     """Plain-text headings, multi-line entry heads and "Master of Science - MSc": one entry each."""
-    report = check(resume, LINKEDIN)
+    report = check(resume_checker, LINKEDIN)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
-    failed = [r.name for r in resume.check(LINKEDIN) if not r.ok and r.severity == "error" and r.name != "sections"]
+    failed = [r.name for r in resume_checker.check(LINKEDIN) if not r.ok and r.severity == "error" and r.name != "sections"]
     assert failed == []
 
 
@@ -199,9 +189,9 @@ def test_linkedin_export_is_read(resume: Checker) -> None:
     ("Master of Science - MSc, Computer Science", "Master of Science - MSc, Physics", "degrees"),
     ("by 35% ($420,000 a year)", "by 45% ($420,000 a year)", "claims"),
 ])
-def test_linkedin_twins_fail(resume: Checker, good: str, bad: str, check_name: str) -> None:
+def test_linkedin_twins_fail(resume_checker: Checker, good: str, bad: str, check_name: str) -> None:
     assert good in LINKEDIN
-    failed = [r.name for r in resume.check(LINKEDIN.replace(good, bad)) if not r.ok and r.severity == "error"]
+    failed = [r.name for r in resume_checker.check(LINKEDIN.replace(good, bad)) if not r.ok and r.severity == "error"]
     assert check_name in failed
 
 
@@ -233,21 +223,21 @@ Achievements included:
 """
 
 
-def test_academic_cv_is_read(resume: Checker) -> None:
+def test_academic_cv_is_read(resume_checker: Checker) -> None:
     """Numbered ALL-CAPS sections, outline-numbered entry heads scoping the lines below them."""
-    report = check(resume, ACADEMIC)
+    report = check(resume_checker, ACADEMIC)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
-    failed = [r.name for r in resume.check(ACADEMIC) if not r.ok and r.severity == "error" and r.name != "sections"]
+    failed = [r.name for r in resume_checker.check(ACADEMIC) if not r.ok and r.severity == "error" and r.name != "sections"]
     assert failed == []
 
 
-def test_academic_cv_entry_swap_is_contradicted(resume: Checker) -> None:
+def test_academic_cv_entry_swap_is_contradicted(resume_checker: Checker) -> None:
     """Harbourside's Terraform figure under the Brightline head: the head scopes the list below it."""
     brightline = "1. A 35% reduction in monthly cloud spend ($420,000 a year)."
     harbourside = "1. The introduction of Terraform for infrastructure provisioning, covering 80% of the AWS estate."
     swapped = ACADEMIC.replace(brightline, "@@B@@").replace(harbourside, brightline).replace("@@B@@", harbourside)
     assert swapped.index(harbourside) < swapped.index("Harbourside Logistics GmbH")
-    report = check(resume, swapped)
+    report = check(resume_checker, swapped)
     assert report.contradicted >= 1, failing(report)
 
 
@@ -259,8 +249,8 @@ def test_academic_cv_entry_swap_is_contradicted(resume: Checker) -> None:
     ("- **AAPL**: Strong gain over the period.", "supported"),
     ("- **GOOG**: Strong gain over the period.", "contradicted"),  # down 19 %
 ])
-def test_notes_without_figures(portfolio: Checker, line: str, status: str) -> None:
-    report = check(portfolio, "## Findings\n" + line + "\n")
+def test_notes_without_figures(portfolio_checker: Checker, line: str, status: str) -> None:
+    report = check(portfolio_checker, "## Findings\n" + line + "\n")
     assert claim(report, line)["status"] == status, failing(report)
 
 
@@ -282,11 +272,11 @@ findings:
 """
 
 
-def test_key_value_blocks_are_checked_under_their_parent_key(portfolio: Checker) -> None:
-    report = check(portfolio, KEY_VALUE)
+def test_key_value_blocks_are_checked_under_their_parent_key(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, KEY_VALUE)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
     assert findings(claim(report, "volatility: 48.04%"), "supported", "figure")
-    swapped = check(portfolio, KEY_VALUE.replace("volatility: 48.04%", "volatility: 47.12%"))
+    swapped = check(portfolio_checker, KEY_VALUE.replace("volatility: 48.04%", "volatility: 47.12%"))
     assert swapped.contradicted == 1, failing(swapped)  # AAPL's figure under AMZN
 
 
@@ -305,10 +295,10 @@ Head of Wealth Advisory
 """
 
 
-def test_letterhead_and_signature_are_no_claims(portfolio: Checker) -> None:
-    report = check(portfolio, LETTER)
+def test_letterhead_and_signature_are_no_claims(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, LETTER)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
-    wrong = check(portfolio, LETTER.replace("some $51,267 above", "some $61,267 above"))
+    wrong = check(portfolio_checker, LETTER.replace("some $51,267 above", "some $61,267 above"))
     assert wrong.contradicted == 1, failing(wrong)
 
 
@@ -338,11 +328,11 @@ education:
 """
 
 
-def test_json_resume_yaml_is_read_as_a_cv(resume: Checker) -> None:
-    report = check(resume, JSON_RESUME)
+def test_json_resume_yaml_is_read_as_a_cv(resume_checker: Checker) -> None:
+    report = check(resume_checker, JSON_RESUME)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
-    failed = [r.name for r in resume.check(JSON_RESUME) if not r.ok and r.severity == "error" and r.name != "sections"]
+    failed = [r.name for r in resume_checker.check(JSON_RESUME) if not r.ok and r.severity == "error" and r.name != "sections"]
     assert failed == []
     bad = JSON_RESUME.replace("position: Backend Engineer", "position: Lead Backend Engineer")
-    titles = next(r for r in resume.check(bad) if r.name == "titles")
+    titles = next(r for r in resume_checker.check(bad) if r.name == "titles")
     assert not titles.ok and "(line 11)" in titles.unsupported[0]  # the entry's own line, not the converted one

@@ -11,18 +11,7 @@ from __future__ import annotations
 import pytest
 
 from autogen_pse.checking import Checker
-from tests.claims_support import check, checker_for, claim, failing, findings
-
-
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("portfolio-review", tmp_path_factory.mktemp("claims-styles-p"))
-
-
-@pytest.fixture(scope="module")
-def resume(tmp_path_factory: pytest.TempPathFactory) -> Checker:
-    return checker_for("resume-tailor", tmp_path_factory.mktemp("claims-styles-r"))
-
+from tests.claims_support import check, claim, failing, findings
 
 PLAIN_EMAIL = """\
 Dear Alex,
@@ -48,8 +37,8 @@ Private Client Adviser
 """
 
 
-def test_plain_text_email_is_read(portfolio: Checker) -> None:
-    report = check(portfolio, PLAIN_EMAIL)
+def test_plain_text_email_is_read(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, PLAIN_EMAIL)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
     row = claim(report, "Apple       $55.8k   43.9%   +480%    5 yrs 2 mths   over the cap")
     assert len(findings(row, "supported")) >= 4  # value, weight, gain, holding period (and the flag)
@@ -63,9 +52,9 @@ def test_plain_text_email_is_read(portfolio: Checker) -> None:
     ("ten years and two months", "ten years and nine months"),
     ("600 shares   stop-loss hit", "650 shares   stop-loss hit"),  # more than the position
 ])
-def test_plain_text_email_twins_are_contradicted(portfolio: Checker, good: str, bad: str) -> None:
+def test_plain_text_email_twins_are_contradicted(portfolio_checker: Checker, good: str, bad: str) -> None:
     assert good in PLAIN_EMAIL
-    report = check(portfolio, PLAIN_EMAIL.replace(good, bad))
+    report = check(portfolio_checker, PLAIN_EMAIL.replace(good, bad))
     assert report.contradicted == 1, failing(report)
 
 
@@ -81,13 +70,13 @@ A. Sell 79 Apple shares, worth about $17,600, and keep the cash.
 """
 
 
-def test_committee_minutes_are_read(portfolio: Checker) -> None:
+def test_committee_minutes_are_read(portfolio_checker: Checker) -> None:
     """Outline numbers are no figures, "c." and "approx." end no sentence, people are no companies."""
-    report = check(portfolio, MINUTES)
+    report = check(portfolio_checker, MINUTES)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
     assert findings(claim(report, "2.1 The Committee noted that Google and Microsoft together were c. 31 per cent "
                                   "of value."), "supported", "figure")
-    bad = check(portfolio, MINUTES.replace("c. 31 per cent", "c. 41 per cent"))
+    bad = check(portfolio_checker, MINUTES.replace("c. 31 per cent", "c. 41 per cent"))
     assert bad.contradicted == 1, failing(bad)
 
 
@@ -123,10 +112,10 @@ I hold two certifications: AWS Certified Solutions Architect – Associate (2021
 """
 
 
-def test_cv_rates_differences_and_prose_education_are_read(resume: Checker) -> None:
-    report = check(resume, CV_PROSE)
+def test_cv_rates_differences_and_prose_education_are_read(resume_checker: Checker) -> None:
+    report = check(resume_checker, CV_PROSE)
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
-    failed = [r.name for r in resume.check(CV_PROSE) if not r.ok and r.severity == "error" and r.name != "sections"]
+    failed = [r.name for r in resume_checker.check(CV_PROSE) if not r.ok and r.severity == "error" and r.name != "sections"]
     assert failed == []
     rate = claim(report, "Cut monthly cloud spend by 35%, about $35,000 a month, by consolidating PostgreSQL clusters.")
     assert len(findings(rate, "supported", "figure")) == 2
@@ -139,9 +128,9 @@ def test_cv_rates_differences_and_prose_education_are_read(resume: Checker) -> N
     ("Certified Kubernetes Application Developer, CKAD (2022)", "Certified Kubernetes Administrator, CKA (2022)",
      "entries"),
 ])
-def test_cv_twins_fail(resume: Checker, good: str, bad: str, check_name: str) -> None:
+def test_cv_twins_fail(resume_checker: Checker, good: str, bad: str, check_name: str) -> None:
     assert good in CV_PROSE
-    failed = [r.name for r in resume.check(CV_PROSE.replace(good, bad)) if not r.ok and r.severity == "error"]
+    failed = [r.name for r in resume_checker.check(CV_PROSE.replace(good, bad)) if not r.ok and r.severity == "error"]
     assert check_name in failed
 
 
@@ -158,20 +147,20 @@ def test_cv_twins_fail(resume: Checker, good: str, bad: str, check_name: str) ->
     ("Cut data delays from a full day to a quarter of an hour.",
      "Cut data delays from a full day to around half an hour.", "figure"),
 ])
-def test_cv_sentence_twins(resume: Checker, good: str, bad: str, kind: str) -> None:
+def test_cv_sentence_twins(resume_checker: Checker, good: str, bad: str, kind: str) -> None:
     head = "# Elena Marsh\n\n## Experience\n\n### Harbourside Logistics GmbH — Backend Engineer\nJun 2017 – Feb 2020\n\n"
     if "services" in good or "review" in good:
         head = head.replace("Harbourside Logistics GmbH — Backend Engineer\nJun 2017 – Feb 2020",
                             "Brightline Payments Ltd — Senior Backend Engineer\nMar 2020 – Present")
-    ok = check(resume, head + "- " + good + "\n")
+    ok = check(resume_checker, head + "- " + good + "\n")
     assert ok.contradicted == 0 and ok.unverifiable == 0, failing(ok)
-    wrong = check(resume, head + "- " + bad + "\n")
+    wrong = check(resume_checker, head + "- " + bad + "\n")
     c = claim(wrong, bad)
     assert c["status"] == "contradicted" and findings(c, "contradicted", kind), failing(wrong)
 
 
-def test_cv_claim_phrases_are_whole_words(resume: Checker) -> None:
+def test_cv_claim_phrases_are_whole_words(resume_checker: Checker) -> None:
     """ "on-call" is one claim word, though it is written with a hyphen."""
     head = "# Elena Marsh\n\n## Experience\n\n### Brightline Payments Ltd — Senior Backend Engineer\nMar 2020 – Present\n\n"
-    report = check(resume, head + "- Owned the on-call rotation for the payments API.\n")
+    report = check(resume_checker, head + "- Owned the on-call rotation for the payments API.\n")
     assert claim(report, "Owned the on-call rotation for the payments API.")["status"] == "unverifiable"

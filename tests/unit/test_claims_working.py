@@ -6,21 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.arithmetic import find_computations
 from autogen_pse.claims.quantities import find_quantities
-from tests.claims_support import checker_for, status_of, verifier_for
-
-
-@pytest.fixture(scope="module")
-def portfolio(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    return verifier_for("portfolio-review", tmp_path_factory.mktemp("working"))
-
-
-@pytest.fixture(scope="module")
-def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
-    return verifier_for("resume-tailor", tmp_path_factory.mktemp("working-cv"))
-
+from tests.claims_support import status_of
 
 
 @pytest.mark.parametrize(
@@ -60,9 +50,9 @@ def resume(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
         ("Redmond has cost us more than a quarter of what we put in.", "Redmond has cost us about half of what we put in."),
     ],
 )
-def test_faithful_and_its_twin(portfolio: Verifier, faithful: str, fabricated: str) -> None:
-    assert status_of(portfolio, faithful) is Status.SUPPORTED
-    assert status_of(portfolio, fabricated) is Status.CONTRADICTED
+def test_faithful_and_its_twin(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert status_of(portfolio_verifier, faithful) is Status.SUPPORTED
+    assert status_of(portfolio_verifier, fabricated) is Status.CONTRADICTED
 
 
 @pytest.mark.parametrize(
@@ -78,27 +68,27 @@ def test_faithful_and_its_twin(portfolio: Verifier, faithful: str, fabricated: s
         "| Apple (171 sh) | $38,136.42 | 29.99% |\n| Cash | $34,898.58 | 27.45% |\n",
     ],
 )
-def test_a_projection_is_not_checked_against_todays_facts(portfolio: Verifier, projection: str) -> None:
-    assert not build_ledger(projection, portfolio).contradicted
+def test_a_projection_is_not_checked_against_todays_facts(portfolio_verifier: Verifier, projection: str) -> None:
+    assert not build_ledger(projection, portfolio_verifier).contradicted
 
 
-def test_money_per_dollar_invested_is_the_portfolios_multiple(portfolio: Verifier) -> None:
+def test_money_per_dollar_invested_is_the_portfolios_multiple(portfolio_verifier: Verifier) -> None:
     text = "So for every dollar you put in, you now have about a dollar and sixty-eight cents."
-    assert status_of(portfolio, text) is Status.SUPPORTED
-    assert status_of(portfolio, text.replace("sixty", "eighty")) in (Status.CONTRADICTED, Status.UNVERIFIABLE)
+    assert status_of(portfolio_verifier, text) is Status.SUPPORTED
+    assert status_of(portfolio_verifier, text.replace("sixty", "eighty")) in (Status.CONTRADICTED, Status.UNVERIFIABLE)
 
 
-def test_a_projection_still_checks_what_it_says_of_today(portfolio: Verifier) -> None:
+def test_a_projection_still_checks_what_it_says_of_today(portfolio_verifier: Verifier) -> None:
     text = ("Bringing it back to the cap would mean selling roughly 97 shares, which would still leave a "
             "sizeable position in place.")
-    assert status_of(portfolio, text) is Status.CONTRADICTED  # 79 shares, not 97: said before "would leave"
-    assert status_of(portfolio, text.replace("97", "79")) is not Status.CONTRADICTED
-    assert status_of(portfolio, "Trim 97 sh → wt ≈ 30.0%.") is Status.CONTRADICTED  # the order, before its arrow
+    assert status_of(portfolio_verifier, text) is Status.CONTRADICTED  # 79 shares, not 97: said before "would leave"
+    assert status_of(portfolio_verifier, text.replace("97", "79")) is not Status.CONTRADICTED
+    assert status_of(portfolio_verifier, "Trim 97 sh → wt ≈ 30.0%.") is Status.CONTRADICTED  # the order, before its arrow
 
 
-def test_trial_computations_of_a_reasoning_model_claim_nothing(portfolio: Verifier) -> None:
+def test_trial_computations_of_a_reasoning_model_claim_nothing(portfolio_verifier: Verifier) -> None:
     text = "*Apple.* Let me estimate: 127,157 × 0.44 = 55,949, a bit too high; × 0.4385 = 55,758. So ≈ 43.85%."
-    assert not build_ledger(text, portfolio).contradicted
+    assert not build_ledger(text, portfolio_verifier).contradicted
 
 
 def test_a_list_or_a_range_is_no_computation() -> None:
@@ -108,105 +98,104 @@ def test_a_list_or_a_range_is_no_computation() -> None:
     assert [c.operands for c in find_computations(text, find_quantities(text))] == [[0, 1]]
 
 
-def test_a_wrong_computation_is_contradicted_even_with_true_operands(portfolio: Verifier) -> None:
+def test_a_wrong_computation_is_contradicted_even_with_true_operands(portfolio_verifier: Verifier) -> None:
     claim = build_ledger("Total value: 55,755 + 12,882 + 22,407.60 + 18,832.50 + 17,280 = 137,157.10.",
-                         portfolio).claims[0]
+                         portfolio_verifier).claims[0]
     assert claim.status is Status.CONTRADICTED
     assert "the computation gives 127,157.10" in claim.why()
 
 
-def test_document_words_and_app_lines_are_no_names(portfolio: Verifier) -> None:
+def test_document_words_and_app_lines_are_no_names(portfolio_verifier: Verifier) -> None:
     text = ("Thought for 41 seconds\n\nSlide 2: The number   $127k   Speaker notes: Let that sink in.\n\n"
             "AAPL ~40.6% a year compounded [Chart: cumulative P/L by holding]\n")
-    ledger = build_ledger(text, portfolio)
+    ledger = build_ledger(text, portfolio_verifier)
     assert not ledger.contradicted and not ledger.unverifiable, [c.why() for c in ledger.claims if c.findings]
 
 
-def test_an_editors_bracketed_note_is_no_claim(resume: Verifier) -> None:
+def test_an_editors_bracketed_note_is_no_claim(resume_verifier: Verifier) -> None:
     text = ("## Experience\n\n**Senior Backend Engineer — Brightline Payments Ltd**\n\n"
             "[Moved the payments API bullet to the top — it is literally their first responsibility.]\n\n"
             "- Designed an idempotent payments API in Go serving 1,200 requests per second at peak.\n")
-    ledger = build_ledger(text, resume)
+    ledger = build_ledger(text, resume_verifier)
     note = next(c for c in ledger.claims if c.text.startswith("[Moved"))
     assert note.kind == "meta" and not ledger.contradicted
 
 
-def test_bullets_in_a_blockquote_are_bullets(portfolio: Verifier) -> None:
+def test_bullets_in_a_blockquote_are_bullets(portfolio_verifier: Verifier) -> None:
     text = ("> **Reasoning**\n>\n> - Microsoft: −27.66% vs cost. Held since Jan 2000 → also long-held loss.\n"
             "> - Google: −19.16%. Held since Nov 2007, which is over 730 days → long-held loss.\n"
             "> - IBM: +72.70%, 14.81% weight. Fine.\n")
-    ledger = build_ledger(text, portfolio)
+    ledger = build_ledger(text, portfolio_verifier)
     assert not ledger.contradicted, [c.why() for c in ledger.contradicted]
-    assert build_ledger(text.replace("Nov 2007", "Nov 2006"), portfolio).contradicted  # Google's, not IBM's
+    assert build_ledger(text.replace("Nov 2007", "Nov 2006"), portfolio_verifier).contradicted  # Google's, not IBM's
 
 
-def test_people_in_a_newsletter_are_no_unknown_organisations(portfolio: Verifier) -> None:
+def test_people_in_a_newsletter_are_no_unknown_organisations(portfolio_verifier: Verifier) -> None:
     text = ("Welcome to our newest member, Priya, who asked about concentration.\n\n"
             "See you at the meeting, Bev (secretary)\n\nSun-kissed regards, Edie\n\n"
             "Google (the Googlers) is down ~19%.\n")
-    ledger = build_ledger(text, portfolio)
+    ledger = build_ledger(text, portfolio_verifier)
     assert not ledger.contradicted and not ledger.unverifiable, [c.why() for c in ledger.claims if c.findings]
-    assert build_ledger("Our newest holding, Oracle, is 12% of the portfolio.", portfolio).contradicted
+    assert build_ledger("Our newest holding, Oracle, is 12% of the portfolio.", portfolio_verifier).contradicted
 
 
-def test_a_json_resume_is_read_entry_by_entry(resume: Verifier) -> None:
+def test_a_json_resume_is_read_entry_by_entry(resume_verifier: Verifier) -> None:
     def cv(company: str) -> str:
         return ("```json\n{\n  \"work\": [\n    {\n      \"name\": \"" + company + "\",\n"
                 "      \"position\": \"Backend Engineer\",\n      \"highlights\": [\n"
                 "        \"Moved nightly batch jobs to Kafka streams, cutting data delays from 24 hours to 15 minutes.\"\n"
                 "      ]\n    }\n  ],\n  \"basics\": {\"profiles\": [{\"network\": \"GitHub\"}]}\n}\n```\n")
 
-    assert not build_ledger(cv("Harbourside Logistics GmbH"), resume).contradicted
-    swapped = build_ledger(cv("Brightline Payments Ltd"), resume)  # the Kafka move was at Harbourside
+    assert not build_ledger(cv("Harbourside Logistics GmbH"), resume_verifier).contradicted
+    swapped = build_ledger(cv("Brightline Payments Ltd"), resume_verifier)  # the Kafka move was at Harbourside
     assert [c.text for c in swapped.contradicted] == [
         "Moved nightly batch jobs to Kafka streams, cutting data delays from 24 hours to 15 minutes."]
 
 
-def test_an_emails_quoted_messages_header_and_signature_are_no_claims(portfolio: Verifier) -> None:
+def test_an_emails_quoted_messages_header_and_signature_are_no_claims(portfolio_verifier: Verifier) -> None:
     text = ("Subject: Re: Apple\nDate: Tue, 2 Mar 2010 09:14:52 -0500\n\nHi Dana,\n\n"
             "Apple is 43.85% of the portfolio.\n\nBest,\nMartin\n\n--\nMartin Keogh\nKeogh Wealth Partners\n\n"
             "On Mon, 1 Mar 2010, Dana Whitfield wrote:\n> My brother-in-law says Apple must be about half my portfolio.\n"
             ">> And Microsoft is up 30%?\n")
-    ledger = build_ledger(text, portfolio)
+    ledger = build_ledger(text, portfolio_verifier)
     assert not ledger.contradicted and not ledger.unverifiable, [c.why() for c in ledger.claims if c.findings]
-    assert build_ledger(text.replace("43.85%", "53.85%"), portfolio).contradicted  # the reply itself is checked
+    assert build_ledger(text.replace("43.85%", "53.85%"), portfolio_verifier).contradicted  # the reply itself is checked
 
 
-def test_a_podcast_transcript(portfolio: Verifier) -> None:
+def test_a_podcast_transcript(portfolio_verifier: Verifier) -> None:
     text = ("TOM: I'm Tom.\n\nJESS: And I'm Jess. Let's go name by name. Apple.\n\n"
             "TOM: Apple is fifty— no, sorry, forty-four percent of the portfolio.\n\n"
             "JESS: Gain about forty-six thousand one hundred.\n\n"
             "TOM: Stop-loss at minus twenty percent from cost. If you've held something for two years or more "
             "and it's down ten percent or worse, that's a long-held loss.\n\nJESS: Ten years, man.\n")
-    ledger = build_ledger(text, portfolio)
+    ledger = build_ledger(text, portfolio_verifier)
     assert not ledger.contradicted and not ledger.unverifiable, [c.why() for c in ledger.claims if c.findings]
     wrong = text.replace("forty-four percent", "fifty-four percent")
-    assert build_ledger(wrong, portfolio).contradicted
+    assert build_ledger(wrong, portfolio_verifier).contradicted
 
 
-def test_a_plain_text_timeline_cv(resume: Verifier) -> None:
+def test_a_plain_text_timeline_cv(resume_verifier: Verifier) -> None:
     text = ("EXPERIENCE\n───────────────────────────────\n\n"
             "  2020 ──●── now   Senior Backend Engineer @ Brightline Payments Ltd\n"
             "         ├─ Designed an idempotent payments API in Go — 1,200 req/s at peak\n"
             "         └─ Cut monthly cloud spend by 35% (−$420k/yr)\n")
-    assert not build_ledger(text, resume).contradicted
-    assert build_ledger(text.replace("1,200", "2,400"), resume).contradicted
+    assert not build_ledger(text, resume_verifier).contradicted
+    assert build_ledger(text.replace("1,200", "2,400"), resume_verifier).contradicted
 
 
-def test_a_date_first_entry_head_is_an_entry(tmp_path_factory: pytest.TempPathFactory) -> None:
-    checker = checker_for("resume-tailor", tmp_path_factory.mktemp("date-first"))
+def test_a_date_first_entry_head_is_an_entry(resume_checker: Checker) -> None:
     cv = ("Experience\n\n  2020 ──●── now   {title} @ Brightline Payments Ltd\n"
           "         ├─ Designed an idempotent payments API in Go (1,200 req/s at peak)\n"
           "         └─ Mentored a team of 6; code review guidelines adopted by 3 teams\n")
-    titles = next(r for r in checker.check(cv.format(title="Senior Backend Engineer")) if r.name == "titles")
+    titles = next(r for r in resume_checker.check(cv.format(title="Senior Backend Engineer")) if r.name == "titles")
     assert titles.ok, titles.detail
-    wrong = next(r for r in checker.check(cv.format(title="Staff Backend Engineer")) if r.name == "titles")
+    wrong = next(r for r in resume_checker.check(cv.format(title="Staff Backend Engineer")) if r.name == "titles")
     assert not wrong.ok and "line 3" in wrong.detail, wrong.detail
 
 
-def test_first_or_only_before_a_verb_is_no_superlative(resume: Verifier) -> None:
-    assert status_of(resume, "A backend engineer for nine years, first building client web apps.") is not \
+def test_first_or_only_before_a_verb_is_no_superlative(resume_verifier: Verifier) -> None:
+    assert status_of(resume_verifier, "A backend engineer for nine years, first building client web apps.") is not \
         Status.CONTRADICTED
-    assert status_of(resume, "Led the top-rated engineering team at Brightline.") is Status.CONTRADICTED
-    assert status_of(resume, "The most experienced engineer at Brightline.") is Status.CONTRADICTED
-    assert status_of(resume, "Delivered the biggest saving in Brightline's history.") is Status.CONTRADICTED
+    assert status_of(resume_verifier, "Led the top-rated engineering team at Brightline.") is Status.CONTRADICTED
+    assert status_of(resume_verifier, "The most experienced engineer at Brightline.") is Status.CONTRADICTED
+    assert status_of(resume_verifier, "Delivered the biggest saving in Brightline's history.") is Status.CONTRADICTED
