@@ -104,6 +104,9 @@ def check_computations(
     added to ``used`` (the figure checks skip them). Operands are looked up among the facts of
     ``entities`` (the sentence's) first."""
     out: list[Finding] = []
+    for i in _percents_of(text, qs, used):
+        used.add(i)
+        out.append(Finding(kind="figure", text=qs[i].text, status=Status.NONE, note="a percentage of a figure"))
     computations = find_computations(text, qs)
     if computations:
         facts = sorted(facts, key=lambda f: f.entity not in entities)
@@ -140,6 +143,25 @@ def check_computations(
             used.add(c.result)
             out.append(Finding(kind="figure", text=r.text, status=Status.CONTRADICTED,
                                note=f"{expression}: the computation gives {_shown(value)}"))  # fmt: skip
+    return out
+
+
+_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|a\s+)?(?:[$€£]\s?)?")
+
+
+def _percents_of(text: str, qs: Sequence[Quantity], used: set[int]) -> list[int]:
+    """The percentages written as a factor of the figure after them whose product the sentence
+    states ("554.40 USD (80 % of 693.00 USD)"): operands of a computation, not a metric's value.
+    The other two figures are left to the figure checks."""
+    out = []
+    for i in range(len(qs) - 1):
+        p, base = qs[i], qs[i + 1]
+        if p.unit != "pct" or i in used or base.unit == "pct" or not _OF.fullmatch(text[p.end : base.start]):
+            continue
+        product = p.value / 100 * base.value
+        if any(k not in (i, i + 1) and qs[k].unit != "pct" and matches(qs[k], product, signed=False)
+               for k in range(len(qs))):
+            out.append(i)
     return out
 
 

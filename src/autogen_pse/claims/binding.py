@@ -111,7 +111,7 @@ class Binding(VerifierState):
                 for m in mentions
                 if end is not None
                 and re.fullmatch(  # "… for Apple", "47-48% for aapl/amzn" (a range's first end too)
-                    r"(?:\s*[-–]\s*[\d.,]+\s*%?)?\s+(?:from|in|of|for|at)\s+|[\s-]*(?:units?|shares?)?\s+",
+                    r"(?:\s*[-–]\s*[\d.,]+\s*%?)?\s+(?:from|in|of|for|at)\s+|[\s-]*(?:units?|shares?|pieces?|pcs)?\s+",
                     text[end : m.start],
                 )
             ),
@@ -271,7 +271,7 @@ class Binding(VerifierState):
             elif s >= q.end:
                 gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (
                     q.kind in ("multiple", "fraction")
-                    and re.fullmatch(r"\s*(?:the\s+|its\s+|our\s+)?(?:[\w'’-]+\s+){0,2}", text[q.end : s])
+                    and re.fullmatch(r"\s*(?:of\s+)?(?:the\s+|its\s+|our\s+)?(?:[\w'’-]+\s+){0,2}", text[q.end : s])
                 )
                 if not gap_ok or _NEXT_FIGURE.match(text, e):
                     continue

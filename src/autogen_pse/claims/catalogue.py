@@ -52,7 +52,7 @@ Reasoning Answer Final Draft Question Assistant User Wait Hmm Referees Reference
 Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approximately Nearly Almost Analyst Chair
 Committee Secretary Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
 Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qualifications Declaration Personal
-Details Strengths Objective Tips Changes
+Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -63,7 +63,7 @@ PDF UTC ISO GMT PST EST USD EUR GBP JPY CHF CAD AUD CNY HKD US USA UK EU UN EM D
 HMRC FCA FINRA NYSE DJIA REIT REITs ETF ETFs ESG SMA EMA RSI MACD ATR VAR VaR CVAR BPS HHI PNL PL CAGR YTD MTD
 QTD YOY YoY QoQ MoM TTM LTM NTM ATH ATL DCA LIFO FIFO IRA ISA SIPP TFSA ETA OTC ADR MSCI FTSE DAX IBD WSJ FT
 CNBC ASAP S&P NOTE WARN INFO TBD TBC NA NB OK PASS FAIL BUY SELL TRIM HOLD REVIEW MAX MIN AVG ALL NONE
-YAML YML XML DOCX TXT NFA DYOR IAC CI CD LHL GL
+YAML YML XML DOCX TXT NFA DYOR IAC CI CD LHL GL YRS YR YOE
 """.split()
 )
 
@@ -191,6 +191,9 @@ def is_label(text: str, start: int, end: int) -> bool:
     return bool(_LABEL.match(text, end)) and _LABEL_START.search(text[:start]) is not None
 
 
+_LEAD_END = re.compile(r"(?:\*\*|__|\]\])?\s+[—–]\s")  # "Cisco — …": the name a list item is about
+
+
 def unknown_names(
     text: str,
     catalogue: Catalogue,
@@ -236,10 +239,14 @@ def unknown_names(
         if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or \
                 is_label(text, m.start(), m.end()) or is_initialism(text, m.start(), m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann", "our newest member, Priya", "Bev (secretary)": a person
-        ticker_like = (  # "**CSCO** — in profit", "ORCL: flat": a symbol standing alone as a lead
-            re.fullmatch(r"[A-Z]{2,5}", m.group(0)) is not None and re.match(r"\*\*|__|:", text[m.end() :]) is not None
-        )
-        if at_start and not ticker_like and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
+        # "**CSCO** — in profit", "ORCL: flat", "INTC — small", "[[Cisco]] — flat": a name standing alone as a lead
+        before2 = text[max(0, m.start() - 2) : m.start()]
+        lead = bool(at_start and len(words) == 1 and _LEAD_END.match(text, m.end())
+                    and not text[m.end() :].isupper()  # "AUDIT — PORTFOLIO RULES": a title
+                    and (before2 == "[[" or (re.fullmatch(r"[A-Z]{2,5}", m.group(0)) and not before2.endswith("["))))
+        ticker_like = re.fullmatch(r"[A-Z]{2,5}", m.group(0)) is not None and (
+            lead or re.match(r"\*\*|__|:", text[m.end() :]) is not None)
+        if at_start and not ticker_like and not lead and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
         name = " ".join(words)
         if not words or catalogue.knows(name) or all(catalogue.knows(w) for w in words):
@@ -259,5 +266,5 @@ def unknown_names(
         ]
         if not unexplained:
             continue
-        out.append(Mention("?", m.start(), m.end(), name))
+        out.append(Mention("?lead" if lead or ticker_like else "?", m.start(), m.end(), name))
     return out

@@ -17,7 +17,10 @@ def _count_value(word: str) -> int | None:
 
 
 _LABELLED = re.compile(
-    r"\b(?:number|no\.|#|count)\s+of\s+(?P<what>[^:|=*\n]{3,80}?)\s*(?:\*\*|__)?\s*[:|=]\s*(?:\*\*|__)?\s*(?P<n>\d{1,2})\b",
+    r"\b(?:number|no\.|#|count)\s+of\s+(?P<what>[^:|=*\n]{3,80}?)\s*(?:\*\*|__)?\s*[:|=]\s*(?:\*\*|__)?\s*(?P<n>\d{1,2})\b"
+    # "holdings in profit: 4 of 5": a label that starts with what is counted, then "N of M"
+    r"|^\W*(?P<what2>[a-z][^:|=*\n]{3,60}?)\s*(?:\*\*|__)?\s*[:|=]\s*(?:\*\*|__)?\s*(?P<n2>\d{1,2})"
+    r"\s*(?:of|out of|/)\s*\d",
     re.IGNORECASE,
 )
 _FIELD_GAP = re.compile(r"\S(\s{2,}|\s*→\s*)(?=\S)")
@@ -37,9 +40,10 @@ class Counts(VerifierState):
         out = []
         labelled = _LABELLED.search(text)  # "**Number of holdings triggering rules:** 2": "2 holdings triggering …"
         if labelled:
-            i = next((i for i, q in enumerate(qs) if q.start == labelled.start("n")), None)
+            n, what = ("n", "what") if labelled.group("n") else ("n2", "what2")
+            i = next((i for i, q in enumerate(qs) if q.start == labelled.start(n)), None)
             if i is not None and i not in used:
-                phrase = f"{labelled.group('n')} {labelled.group('what')}"
+                phrase = f"{labelled.group(n)} {labelled.group(what)}"
                 found = self._counts(phrase, find_quantities(phrase), set())
                 if found:
                     used.add(i)
@@ -67,7 +71,7 @@ class Counts(VerifierState):
                 noun = self.count_nouns.match(rest)
                 if noun is not None:
                     break
-            implied = re.match(r"\s+of\s+(?:the|our|your|my|its|these|those|all)\s+(\w+)\b", tail)
+            implied = re.match(r"\s+(?:out\s+)?of\s+(?:(?:the|our|your|my|its|these|those|all)\s+)?(\w+)\b", tail)
             if (
                 noun is None
                 and implied

@@ -47,6 +47,7 @@ _COMPARED_PAREN = re.compile(
     r"[^.;]{0,40}\b(?:ahead\s+of|behind|above|below|than|versus|vs\.?|compared\s+with|next\s+to)\s+"
     r"[\w.&'’ ]{1,30}?\s*\(\s*(?:~|about|around)?\s*$", re.IGNORECASE,
 )
+_RATING = re.compile(r"[\u2580-\u259f★☆●○◉◯■□▪▫]{3,}\s*$")  # "Python ████████░░ 80%": a self-rated level
 _DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
     r"(?:[,;—–]\s*(?:and\s+|but\s+)?not|\b(?:rather\s+than|instead\s+of))\s+(?:the\s+)?(?:about\s+|around\s+|~\s*)?$",
     re.IGNORECASE,
@@ -84,6 +85,8 @@ class Figures(Binding, Derived, Counts):
         if unit in ("minutes", "hours") and not any(f.unit == unit for f in self.ev.facts):
             return Finding(kind="figure", text=q.text, status=Status.NONE,  # "Call lasted about twenty minutes."
                            note=f"{q.text}: the evidence measures nothing in {unit}"), []
+        if _RATING.search(text, max(0, q.start - 30), q.start):
+            return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a rating, not a fact"), []
         if _DENIED.search(text, max(0, q.start - 30), q.start):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a figure denied"), []
         if unit == "count" and _UNIT_NOUNS.match(text[q.end :]):
@@ -144,8 +147,9 @@ class Figures(Binding, Derived, Counts):
             if alternate is not None
             for e in [entity, *others]
         ]
-        if not any(m.strict for m in metrics):
-            pools += [self._pool(e, None, compatible, direction, anywhere=entity is None) for e in [entity, *others]]
+        if not any(m.strict for m in metrics):  # any fact of the entity; a sign ("+19 %") is a change's
+            signed = direction or (q.sign if not points else 0)
+            pools += [self._pool(e, None, compatible, signed, anywhere=entity is None) for e in [entity, *others]]
         pools += [
             self._pool(e, m, compatible, direction, anywhere=entity is None)
             for s, _e, m in spans

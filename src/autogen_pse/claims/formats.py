@@ -19,7 +19,8 @@ from html.parser import HTMLParser
 from ..hooks import CheckResult
 from .conversation import is_email_thread, speaker_labels
 
-_HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|br|section|article|span|body|html)\b[^>]*>", re.I)
+# ("<br>" is not one: Markdown table cells break their lines with it)
+_HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|section|article|span|body|html)\b[^>]*>", re.I)
 _LATEX = re.compile(r"\\(?:documentclass|begin\{|section\*?\{|cventry|cvitem|item\b|textbf\{|subsection\*?\{)")
 
 
@@ -188,6 +189,12 @@ _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a hea
 
 _TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")  # inline HTML in Markdown ("<p align=\"center\">", "<br>")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]+(?:\s+\"[^\"]*\")?\)")  # "[![AWS](https://img.shields.io/…)](…)"
+_PLACEHOLDER = re.compile(r"\{[a-z_]{2,30}\}")  # "Phone: {phone}": a template's field left unfilled
+# reStructuredText: a directive (".. list-table:: Experience") and its options (":widths: 22 18 60")
+_RST_DIRECTIVE = re.compile(
+    r"^[ \t]*\.\. [a-z-]+::[^\n]*$|^[ \t]+:(?:widths|header-rows|stub-columns|align|class|name|width):[^\n]*$", re.M
+)
+_ADOC_ATTRIBUTES = re.compile(r"^[ \t]*\[[\w%.#\"', -]*=[^\]\n]*\][ \t]*$", re.M)  # AsciiDoc's '[cols="4,1"]'
 _FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
@@ -227,6 +234,7 @@ def _json_as_yaml(text: str) -> str:
 _BOX_BULLET = re.compile(r"(?<![^\s│┃║|])[├└┣┗╠╚╟╙][─━═]*(?=\s)|(?m:^[ \t]*)[●○◦■□►](?=[ \t])")
 _BOX = re.compile(r"[\u2500-\u257f●○◦▶◀►◄■□]")  # rules, frames, timeline dots and arrow heads (not → ▲ ▼)
 _LEADER = re.compile(r"(?<=\S) ?\.{4,} ?(?=\S)")  # "MSc Computer Science ........ University of Leeds"
+_LABEL_LEADER = re.compile(r"(?m)^([ \t]*[A-Z][\w-]*(?: [\w-]+){0,2})( ?\.{4,} ?)(?=\S)")  # "Name ....... Elena Marsh"
 
 
 # "│ (a) Trim Apple by 79 units?   │": a line of a framed box is an item of its own
@@ -240,25 +248,31 @@ def _centred_dash(width: int) -> str:
 
 def _plain_text_art(text: str) -> str:
     """Box-drawing frames and timelines of a plain-text document blanked (bullets kept as "-") and dot
-    leaders made a comma: what is left reads as the lines of text they framed."""
+    leaders made a comma (a colon after a line's label): what is left reads as the lines of text they framed."""
     if not _BOX.search(text) and not _LEADER.search(text):
         return text
     text = _TIMELINE_SPAN.sub(lambda m: _centred_dash(len(m.group(0))), text)  # "2020 ──●── now": "2020 – now"
     text = _BOX_BULLET.sub(lambda m: m.group(0)[:-1] + "-" if m.group(0)[-1] in "●○◦■□►"
                            else "-" + " " * (len(m.group(0)) - 1), text)
+    text = _LABEL_LEADER.sub(lambda m: m.group(1) + ":" + " " * (len(m.group(2)) - 1), text)  # a field's label
     text = _LEADER.sub(lambda m: "," + " " * (len(m.group(0)) - 1), text)
     text = _FRAMED_LINE.sub(lambda m: m.group(0).replace(m.group(0)[len(m.group(1))], "-", 1), text)
     return _BOX.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def tidy(text: str) -> str:
-    """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, footnote
+    """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, template
+    placeholders ("{phone}"), reStructuredText directives and their options, AsciiDoc block
+    attributes, footnote
     markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
     property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
     blanked or made plain, every line keeping its length."""
     text = speaker_labels(_plain_text_art(_json_as_yaml(text)))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
+    text = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+    text = _RST_DIRECTIVE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _ADOC_ATTRIBUTES.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)

@@ -165,7 +165,7 @@ IMPERATIVE_START = re.compile(
     r"revise|refresh|obtain|get|send|share|continue|start|begin|stop|limit|cap|pair|realise|realize|place|complete|approve|instruct|arrange|call|contact|move|put|switch|bank|lock|finalise|finalize|submit|sign|schedule)\b",
     re.IGNORECASE,
 )
-_CLAUSE_BREAK = re.compile(r",\s+(?=(?:which|and|but|so|though|although|while)\b)|;|[.!?]\s+|\s+[—–]\s+")
+_CLAUSE_BREAK = re.compile(r",\s+(?=(?:which|and|but|so|though|although|while)\b)|;|:\s+(?=[A-Z])|[.!?]\s+|\s+[—–→]\s+")
 
 
 def factual_part(text: str, imperatives: bool = True) -> str:

@@ -14,7 +14,11 @@ import re
 from collections.abc import Callable
 
 _EU_ONLY = re.compile(
-    r"\d\.\d{3},\d|(?<![\d,.])\d{1,3},\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|\$|k\b|mio\b|Mio\b|per\s?cent|points?)"
+    r"\d\.\d{3},\d|(?<![\d,.])\d{1,3},\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|\$|k\b|mio\b|Mio\b|per\s?cent|points?"
+    r"|million\b|billion\b|mln\b|bn\b)"
+    # a thousands dot: "420.000 USD", "USD 420.000", "1.200 requests" (three decimals of money or of a count)
+    r"|(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d]|[.,]\d)\s?(?:USD|EUR|€|[a-z]+s\b)"
+    r"|(?:USD|EUR|€|\$)\s?\d{1,3}(?:\.\d{3})+(?![\d]|[.,]\d)"
 )
 _US_ONLY = re.compile(r"\d,\d{3}\.\d|(?<![\d,.])\d{1,3}\.\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|k\b|per\s?cent|points?)")
 _EU_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d.,]\d)")
@@ -28,7 +32,7 @@ _SPACED = re.compile(
 def decimal_comma(text: str) -> bool:
     """Does ``text`` write decimals with a comma (more figures only that reading allows)?"""
     eu, us = len(_EU_ONLY.findall(text)), len(_US_ONLY.findall(text))
-    return eu >= 2 and eu > us
+    return (eu >= 2 and eu > us) or (eu == 1 and us == 0)
 
 
 def normaliser(document: str) -> Callable[[str], str]:

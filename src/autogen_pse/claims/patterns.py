@@ -103,7 +103,7 @@ _COMPAT = {
 }
 _UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 Apple shares"; "250 of them"
     r"^[\s-]*(?:(?:of\s+(?:your|the|our|its|my|their)\s+(?:\d[\d,]*\s+)?)?(?:[A-Z][\w.&]*\s+)?"
-    r"(?:shares?|units?|sh|shs)|of\s+them)\b",
+    r"(?:shares?|units?|sh|shs|pieces?|pcs)|of\s+them)\b",
     re.IGNORECASE,
 )
 # the start of a sentence: after an outline number ("2.3", "A.", "b)"), emoji, quotes or markup
@@ -149,12 +149,12 @@ _HYPOTHETICAL = re.compile(
 )
 _POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
 _SUPERLATIVE = re.compile(
-    r"(?<!\bat\s)\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b|once\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
-    r"greatest|best|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|(?:(?<=\bthe\s)|(?<=\bher\s)|(?<=\bhis\s)|(?<=\bmy\s)|(?<=\bour\s))only|sole|No\.?\s*1|"
+    r"(?<!\bat\s)\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b|once\b|[a-z]+ly\b)[a-z-]+|\b(?:largest|biggest|highest|fastest|youngest|"
+    r"greatest|best|busiest|heaviest|longest|quickest|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|(?:(?<=\bthe\s)|(?<=\bher\s)|(?<=\bhis\s)|(?<=\bmy\s)|(?<=\bour\s))only|sole|No\.?\s*1|"
     r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently|sentence|line|bullet|paragraph|section|duty|responsibility|here|item|point|"
-    r"page|thing|draft|pass|impression|look|glance|mention|version|"
+    r"page|thing|draft|pass|impression|look|glance|mention|version|name|names|"
     r"(?:(?<=\bfirst\s)|(?<=\bonly\s))[a-z]+(?:ed|ing))\b)[A-Za-z-]+",  # "first building", "only reordered"
     re.IGNORECASE,
 )

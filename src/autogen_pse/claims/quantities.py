@@ -87,6 +87,7 @@ _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
     r"|\s?(?:x|×)(?![A-Za-z])(?!\s*[$€£]?\d)|\s?-?fold\b|\s(?:times)\b"
     r"|[\s-]?(?:days?|d|months?|mths?|mos?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
+    r"|[\s-]?(?:DAYS?|MONTHS?|YEARS?|YRS?|HOURS?|HRS?|MINUTES?|MINS?|WEEKS?)\b"  # "11+ YEARS EXPERIENCE"
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
 )
 _DIGITS = re.compile(

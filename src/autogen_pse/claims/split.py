@@ -101,7 +101,8 @@ def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
         prev, cur = lines[groups[-1][-1]].rstrip(), lines[i].lstrip()
         starts_record = bool(
             re.match(
-                r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|]|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]"
+                r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|]|[A-Z][a-z]+(?: [a-z]+){1,2}:\s|:[A-Z][\w ]{1,30}:\s"
+                r"|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]"
                 r"|[\u2190-\u2bff\U0001f000-\U0001faff])",
                 cur,
             )

@@ -44,10 +44,10 @@ class Statements(VerifierState):
             return out  # "Sym,Qty,CostPx,Close,MktVal,Wt%": column names
         titled = title_case(text)  # "Kingsbury Wealth Partners LLP", "Quarterly Portfolio Letter": a title
         for name in unknown_names(text, self.catalogue, self.known, taken, self.vocab):
-            if titled and name.entity != "?ticker":
+            if titled and name.entity not in ("?ticker", "?lead"):
                 continue
             near = text[max(0, name.start - 40) : name.end + 40]
-            subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity == "?ticker"
+            subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity in ("?ticker", "?lead")
             if not subject and advice:
                 continue
             out.append(

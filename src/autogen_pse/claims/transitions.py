@@ -14,12 +14,13 @@ _FROM_TO = re.compile(
     re.IGNORECASE,
 )
 _MOVED = re.compile(
-    r"\b(?:moved|migrated|converted|ported|switched|shifted|consolidated|transitioned|refactored)\s+"
+    r"\b(?:moved|migrated|converted|ported|switched|shifted|consolidated|transitioned|refactored"
+    r"|(?:move|migration|conversion|port|switch|shift|transition)\s+of)\s+"  # "Migration of … to …" (a CV's nouns)
     r"(?P<a>[A-Za-z][\w\s-]{1,40}?)\s+(?:(?:back|over)\s+)?(?:to|into|onto)\s+(?P<b>[A-Za-z][\w\s-]{1,40})",
     re.IGNORECASE,
 )
 _REPLACED = re.compile(  # "replaced nightly batch jobs with Kafka streams": from the first to the second
-    r"\breplac(?:ed|ing)\s+(?P<a>[A-Za-z][\w\s-]{1,40}?)\s+(?:with|by)\s+(?P<b>[A-Za-z][\w\s-]{1,40})",
+    r"\b(?:replac(?:ed|ing)|replacement\s+of)\s+(?P<a>[A-Za-z][\w\s-]{1,40}?)\s+(?:with|by)\s+(?P<b>[A-Za-z][\w\s-]{1,40})",
     re.IGNORECASE,
 )
 _END = re.compile(r"\s(?:on|in|at|for|with|by|using|via|across|while|and|reducing|cutting|saving|,)\b.*$", re.I)

@@ -303,7 +303,8 @@ class Verifier(Relations, Statements):
             # in advice, the clauses that state something: "Google announced a buyback, which could …"
             stated = text if not advice else factual_part(plain, bool(self.ev.imperatives))
             if stated.strip():
-                findings += self._statement(stated, found, skip + [(q.start, q.end) for q in quantities],
+                phrases = [(a, b) for a, b, _m in metric_spans if " " in text[a:b]]  # "acquisition costs": a metric
+                findings += self._statement(stated, found, skip + phrases + [(q.start, q.end) for q in quantities],
                                             claim_words_only=advice)
         if (not advice and not any(f.status is Status.CONTRADICTED for f in findings)
                 and self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings)):

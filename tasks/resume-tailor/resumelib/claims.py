@@ -300,12 +300,26 @@ def _is_prose(text: str) -> bool:
     return len(text.split()) >= 12 and bool(re.search(verbs, text))
 
 
+def _written_field(text: str, span: tuple[int, int]) -> str:
+    """The field written after the degree at ``span`` ("BSc Computer Science, University of York")."""
+    return re.split(r"\s+(?:and|at|from|the|in\s+(?=\s|\d|$))\s*|[,.;(]", degree_field(text, span))[0]
+
+
+def _field_swapped(model: CvModel, level: str, field: str) -> bool:
+    """Does ``field`` (or its first words: "Computer Science Leeds") name the field of another of
+    the CV's degrees than the one of ``level`` ("BSc Computer Science" where the MSc is in it)?"""
+    words = field.split()
+    prefixes = [" ".join(words[:n]) for n in range(len(words), 0, -1)]
+    if any(model.degree_supported(level, p) for p in prefixes):
+        return False
+    return any(model.degree_supported("", p) for p in prefixes)
+
+
 def _prose_education(model: CvModel, text: str, line: int, out: list[Claim]) -> bool:
     """Education written as sentences: every degree, school and certification it names is the CV's."""
     ok = True
     for level, written, span in find_degrees(text):
-        field = re.split(r"\s+(?:and|at|from|the|in\s+(?=\s|\d|$))\s*|[,.;(]", degree_field(text, span))[0]
-        good = model.degree_supported(level, field)
+        good = model.degree_supported(level, _written_field(text, span))
         out.append(Claim("degrees", written, line, good, "" if good else "not a degree in the CV"))
         ok &= good
     for m in _SCHOOL_NAME.finditer(text):
@@ -416,10 +430,12 @@ def _scan_line(
         ok = canonical in model.cv_techs
         out.append(Claim("technologies", matched, lineno, ok, "" if ok else "not in the CV"))
     if "degrees" in kinds:
-        for matched, ok in model.mentioned_degree_supported(text):
-            out.append(
-                Claim("degrees", matched.rstrip("."), lineno, ok, "" if ok else "the CV lists no such degree")
-            )
+        for level, matched, span in find_degrees(text):
+            field = _written_field(text, span)
+            swapped = _field_swapped(model, level, field)
+            ok = model.level_supported(level) and not swapped
+            written = f"{matched.rstrip('.')} {field}" if swapped else matched.rstrip(".")
+            out.append(Claim("degrees", written, lineno, ok, "" if ok else "the CV lists no such degree"))
         for m in _SCHOOL.finditer(text):
             if " " not in m.group(1).strip():
                 continue  # "| Qualification | Institute | Year |": a column's name, no institution

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .cv import degree_compatible, find_degrees
+from .cv import degree_compatible
 from .lexicon import Tech, find_numbers, matcher_for, word_numbers
 from .text import PRESENT, find_dates, norm_org, norm_text, norm_title
 
@@ -212,11 +212,9 @@ class CvModel:
         stems = {w[:5] for w in self.norm.split()}
         return bool(words) and all(w[:5] in stems for w in words)
 
-    def mentioned_degree_supported(self, text: str) -> list[tuple[str, bool]]:
-        return [
-            (m, any(degree_compatible(lvl, e["level"]) for e in self.education if e["level"]))
-            for lvl, m, _ in find_degrees(text)
-        ]
+    def level_supported(self, level: str) -> bool:
+        """Does the CV hold a degree of ``level`` (from :func:`find_degrees`)?"""
+        return any(degree_compatible(level, e["level"]) for e in self.education if e["level"])
 
 
 def _initialisms(item: str) -> set[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .text import DateMention, clean_inline, find_dates, norm_text
+from .text import PRESENT, DateMention, clean_inline, find_dates, norm_text
 
 # --- Markdown structure ---------------------------------------------------------------------
 
@@ -23,7 +23,7 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "skills",
         "Skills",
         ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages",
-         "strengths", "proficiencies"),
+         "strengths", "proficiencies", "knowledge", "knowledges", "expertise", "languages programming"),
     ),
     ("experience", "Experience", (
         "experience", "employment", "work history", "career history", "career", "roles", "positions held",
@@ -141,7 +141,7 @@ def split_sections(lines: list[str]) -> list[Section]:
             head is None
             and (i == 0 or not lines[i - 1].strip())
             and len(plain.split()) <= 3
-            and re.fullmatch(r"[A-Za-z][A-Za-z &/-]*", plain)
+            and re.fullmatch(r"[A-Za-z][A-Za-z &/()-]*", plain)  # "Languages (programming)"
             and classify_section(plain)
         ):
             head = (2, plain)
@@ -176,11 +176,15 @@ def is_date_line(line: str) -> tuple[DateMention | None, str]:
     """If ``line`` starts with a date or date range (italics/brackets allowed), ``(date, rest)`` where
     ``rest`` is the remaining text (usually a location); else ``(None, "")``."""
     text = clean_inline(line).strip().lstrip("([").strip()
+    since = re.match(r"since\s+", text, re.IGNORECASE)  # "since 03/2020   Senior Backend Engineer": to the present
     dates = find_dates(text)
-    if not dates or dates[0].span[0] != 0:
+    if not dates or dates[0].span[0] != (since.end() if since else 0) or (since and dates[0].end is not None):
         return None, ""
-    rest = text[dates[0].span[1] :].strip(" )]·|,—–-\t")
-    return dates[0], rest
+    date = dates[0]
+    if since:
+        date = DateMention(date.start, PRESENT, text[: date.span[1]], (0, date.span[1]))
+    rest = text[date.span[1] :].strip(" )]·|,—–-\t")
+    return date, rest
 
 
 @dataclass
@@ -200,6 +204,7 @@ class Block:
         return max(self.head + self.body)
 
 
+_UNDERLINE = re.compile(r"[ \t]*([-=~^\"'`+*#])\1{2,}[ \t]*")  # a setext or reStructuredText heading's rule
 _SUBLABEL = re.compile(
     r"^\W*(?:(?:key|selected|notable|major|main|other|recent)\s+)?(?:(?:roles?\s*(?:&|and)\s*)?responsibilities|"
     r"achievements|accomplishments|"
@@ -220,9 +225,16 @@ def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
         return True
     if section.cls not in ("experience", "education"):
         return False
+    if i + 1 < section.end and (_UNDERLINE.fullmatch(lines[i + 1]) or (
+            not line[:1].isspace() and is_date_line(line)[0] is None and _continues_head(lines, [i], i + 1))):
+        return True  # a sub-heading over "-------" (reStructuredText); a definition list's term
     date, rest = is_date_line(line)
     if date is not None:  # "2020 – now   Senior Backend Engineer @ Brightline Payments Ltd": a date-first head
-        return bool(re.search(r"\S\s*(?:@|\bat\b|[—|·,])\s*\S", rest)) and len(rest.split()) >= 3
+        if re.search(r"\S\s*(?:@|\bat\b|[—|·,])\s*\S", rest) and len(rest.split()) >= 3:
+            return True
+        # "2014      BSc Mathematics" over an indented "          University of York": the head's two lines
+        return (len(rest.split()) >= 2 and i + 1 < section.end and is_date_line(lines[i + 1])[0] is None
+                and _continues_head(lines, [i], i + 1))
     if any(d.is_range for d in find_dates(clean_inline(line))) and re.search(r"[—–|·,@]| at |\S\s{3,}\S", line):
         return True  # "SENIOR BACKEND ENGINEER          Mar 2020 - Present": columns apart
     nxt = next((j for j in range(i + 1, min(i + 3, section.end)) if lines[j].strip()), None)
@@ -243,6 +255,20 @@ def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
     return False
 
 
+def _continues_head(lines: list[str], head: list[int], i: int) -> bool:
+    """Is line ``i`` the indented second line of a two-line head: of a date-first head ("2014
+    BSc Mathematics" over "          University of York"), or a definition list's term and its
+    dated definition ("MSc Computer Science" over "    University of Leeds, 2015")?"""
+    first, line = lines[head[0]], lines[i]
+    return (
+        head == [i - 1]
+        and bool(line.strip())
+        and not BULLET.match(line)
+        and len(line) - len(line.lstrip()) > len(first) - len(first.lstrip())
+        and (is_date_line(first)[0] is not None or (len(line) < 90 and bool(find_dates(clean_inline(line)))))
+    )
+
+
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -261,7 +287,9 @@ def split_blocks(lines: list[str], section: Section) -> list[Block]:
     ]
     blocks: list[Block] = []
     for i in idx:
-        if _head_candidate(lines, i, section):
+        if blocks and not blocks[-1].body and _continues_head(lines, blocks[-1].head, i):
+            blocks[-1].head.append(i)
+        elif _head_candidate(lines, i, section):
             current = blocks[-1] if blocks else None
             if (
                 current is not None
