@@ -16,6 +16,12 @@ def statuses(verifier: Verifier, text: str) -> set[Status]:
     return {c.status for c in build_ledger(text, verifier).claims}
 
 
+def assert_pair(verifier: Verifier, faithful: str, fabricated: str) -> None:
+    """``faithful`` has no contradicted claim; ``fabricated`` (one fact changed) has one."""
+    assert Status.CONTRADICTED not in statuses(verifier, faithful), faithful
+    assert Status.CONTRADICTED in statuses(verifier, fabricated), fabricated
+
+
 @pytest.mark.parametrize(
     ("faithful", "fabricated"),
     [
@@ -45,8 +51,7 @@ def statuses(verifier: Verifier, text: str) -> set[Status]:
     ],
 )
 def test_notes_and_translated_reports(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
-    assert Status.CONTRADICTED not in statuses(portfolio_verifier, faithful), faithful
-    assert Status.CONTRADICTED in statuses(portfolio_verifier, fabricated), fabricated
+    assert_pair(portfolio_verifier, faithful, fabricated)
 
 
 @pytest.mark.parametrize(
@@ -169,8 +174,7 @@ def test_a_cv_kept_in_a_docs_repo(resume_checker: Checker) -> None:
     ],
 )
 def test_caps_nouns_and_superlatives_in_a_cv(resume_verifier: Verifier, faithful: str, fabricated: str) -> None:
-    assert Status.CONTRADICTED not in statuses(resume_verifier, faithful), faithful
-    assert Status.CONTRADICTED in statuses(resume_verifier, fabricated), fabricated
+    assert_pair(resume_verifier, faithful, fabricated)
 
 
 @pytest.mark.parametrize(
