@@ -9,7 +9,9 @@ import pytest
 
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
+from autogen_pse.claims.dates import find_dates
 from autogen_pse.claims.formats import read_document
+from autogen_pse.claims.quantities import find_quantities
 
 
 def statuses(verifier: Verifier, text: str) -> set[Status]:
@@ -196,3 +198,11 @@ def test_markdown_with_line_breaks_in_table_cells_is_not_html() -> None:
     table = ("## Experience\n\n| Period | Role |\n|---|---|\n| 2020 – today | **Brightline** <br> • API <br> • k8s |\n"
              "| 2017 – 2020 | **Harbourside** <br> • Kafka <br> • Django |\n")
     assert read_document(table).text.splitlines()[0] == "## Experience"
+
+
+def test_ranges_written_with_a_hyphen() -> None:
+    """"2-10 yrs", "10-15%": both bounds take the unit; "2005-2007" is two years."""
+    assert [(q.value, q.unit) for q in find_quantities("held 2-10 yrs")] == [(2, "years"), (10, "years")]
+    assert [(q.value, q.unit) for q in find_quantities("up 10-15%")] == [(10, "pct"), (15, "pct")]
+    assert [d.value for d in find_dates("the rest i bought 2005-2007.")] == ["2005", "2007"]
+    assert not find_quantities("COVID-19 hit") and not find_dates("COVID-2019")

@@ -58,7 +58,8 @@ _PATTERNS = [
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])/(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),  # 25/11/2007: day first
     re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
-    re.compile(r"(?<![\w.,$€£-])(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
+    # (after a hyphen only in a range of years: "bought 2005-2007")
+    re.compile(r"(?<![\w.,$€£])(?:(?<=\d{4}-)|(?<!-))(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
     # dictated: "January oh-five", "the first of March, twenty ten", "March one twenty-ten" (the day is read
     # but the date kept to the month)
     re.compile(
