@@ -157,6 +157,9 @@ def _scenarios(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> No
         allowed = data["allowed_actions"][s]
         if "TRIM" in allowed:
             sales[s] = _value(facts, f"{s}.excess_value")
+            trimmed = _value(facts, f"{s}.trim_units") * _value(facts, f"{s}.close")  # whole units sold
+            add(FactValue(id=f"{s}.trim_value", entity=s, metric="excess_value", value=trimmed, unit="money",
+                          display=f"{trimmed:,.2f} (the trimmed units at the close)"))
             units = _value(facts, f"{s}.quantity") - _value(facts, f"{s}.trim_units")
             value = units * _value(facts, f"{s}.close")
             for key, v, unit, shown in (

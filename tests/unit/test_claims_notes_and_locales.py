@@ -206,3 +206,71 @@ def test_ranges_written_with_a_hyphen() -> None:
     assert [(q.value, q.unit) for q in find_quantities("up 10-15%")] == [(10, "pct"), (15, "pct")]
     assert [d.value for d in find_dates("the rest i bought 2005-2007.")] == ["2005", "2007"]
     assert not find_quantities("COVID-19 hit") and not find_dates("COVID-2019")
+
+
+# batches zd and ze: a UK suitability report, a junior analyst's draft, a CRM export, a bilingual review;
+# application-form answers, a translated rirekisho, a hand-typed CV, an ultra-compact CV
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2.3 We recommend that you hold your Google shares, for the reason given at 3.3.",
+        "MSFT: held 3,712 days, which I make 10 years and about 2 months.",
+        "AAPL 43.85% → TRIM 79 sh (excess $17,607.87, I got 78.95 sh and rounded up)",
+        'The draft says "Amazon has been the best performer". Maybe say "the highest annualised return"?',
+        "3.2 Most of that is down to Apple.",
+        "La ganancia de Apple, 46.142,50 USD, explica casi toda la ganancia. Apple is 43.85% of the portfolio.",
+        "Un abrazo, Andrés",
+        "Hola Carlos — quick summary de tu cartera:",
+        "Atentamente, Jorge Villaseñor",
+    ],
+)
+def test_reports_drafts_and_bilingual_reviews(portfolio_verifier: Verifier, text: str) -> None:
+    assert statuses(portfolio_verifier, text) <= {Status.NONE, Status.SUPPORTED}, text
+
+
+def test_a_bilingual_review_reads_each_sentence_in_its_own_number_format(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "Microsoft: pérdida de 6.606 dólares, un 27,66 %. It is at -27.66%.",
+                "Microsoft: pérdida de 7.606 dólares, un 27,66 %. It is at -27.66%.")
+
+
+APPLICATION_FORM = """### Employment
+
+**Current/most recent employer:** Brightline Payments Ltd
+**Job title:** Senior Backend Engineer
+**Dates:** March 2020 – Present
+
+### Screening questions
+
+**Years of relevant experience:** 9 years
+
+**Describe a project you are proud of (max 200 words):** The cloud cost work at Brightline.
+
+**Highest qualification:** {degree}, University of Leeds (2015)
+"""
+
+COMPACT_CV = """**Experience**
+- **Brightline Payments Ltd** ({title}) 03/20–now, Manchester: idempotent Go payments API, 1.2k rps peak
+- **Harbourside Logistics GmbH** (Backend Eng) 06-2017 – 02-2020, Hamburg: nightly batch→Kafka streams
+
+**Certs**
+- AWS Certified Solutions Architect – Associate, 2021
+"""
+
+
+def test_forms_and_compact_cvs(resume_checker: Checker) -> None:
+    """A form's sibling headings and field labels are no sections, its length limits no figures, a
+    "highest qualification" no superlative; one-line roles with the title in brackets and MM/YY dates."""
+    for doc, field, wrong in ((APPLICATION_FORM, "degree", "MSc Software Engineering"),
+                              (COMPACT_CV, "title", "Staff Backend Eng")):
+        right = doc.format(degree="MSc Computer Science", title="Sr Backend Eng")
+        failed = {r.name: r.detail for r in resume_checker.check(right) if not r.ok}
+        assert set(failed) <= {"sections", "keywords"}, failed
+        assert {r.name for r in resume_checker.check(doc.format(**{**{"degree": "MSc Computer Science",
+                                                                       "title": "Sr Backend Eng"}, field: wrong}))
+                if not r.ok} - {"sections", "keywords"}
+
+
+def test_era_years_and_form_limits_are_no_figures(resume_verifier: Verifier) -> None:
+    for text in ("Heisei 27 (2015) | 9 | Joined Copperleaf Studio, Leeds.",
+                 "**How many years in Python or Go? (minimum 7)** Nine years."):
+        assert Status.CONTRADICTED not in statuses(resume_verifier, text), text

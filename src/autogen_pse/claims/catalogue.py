@@ -22,7 +22,8 @@ _TICKER_CONTEXT = re.compile(
     r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b"
     r"|\b(?:buy|buying|add|adding|sell|selling|trim|trimming|into|rotate into|switch into)\s+(?P<e>[A-Z]{2,5})\b)"
 )
-_NAME_WORD = r"(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?![A-Za-z])|[A-Z][A-Z0-9]+\b)"  # not "Ia" of "IaC"
+# "Villaseñor", "Andrés": accented letters are part of a name (not "Ia" of "IaC")
+_NAME_WORD = r"(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ0-9]+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ0-9]+)*(?![A-Za-zÀ-ÖØ-öø-ÿ])|[A-Z][A-Z0-9]+\b)"
 _CAP_RUN = re.compile(
     rf"\b{_NAME_WORD}(?: (?:& )?(?:{_NAME_WORD}|of|and|de|la|for))*"  # a tab ends a table cell, and a name
     r"(?: (?:Inc|Ltd|LLC|Corp|Group|Bank|Capital|Partners)\.?)?"
@@ -46,13 +47,15 @@ Impact Selected Key Professional Technical Work History Employment Career Core C
 Interests Awards Up Down Gain Gains Loss Losses Issued Credential Record Appointments Electronic Quarterly
 Status Met Open Closed Failed Passed Done Pending Breach Breached Compliant Flagged Checked Scope Sources Source
 Prepared Owner Reviewer Findings Evidence Result Results Outcome Comment Comments Remarks Target Goal
-Hi Hey Hello Dear Thanks Thank Cheers Regards Best Morning Evening Afternoon Team All Everyone Folks Qs
+Hi Hey Hello Dear Thanks Thank Cheers Regards Best Morning Evening Afternoon Team All Everyone Folks Qs Hola
+Querido Querida Estimado Estimada Bonjour Hallo Ciao Atentamente Saludos
 Slide Slides Speaker Presenter Chart Figure Fig Table Appendix Agenda Deck Page Section Caption Thinking Thought
 Reasoning Answer Final Draft Question Assistant User Wait Hmm Referees References Level Levels Expert Advanced
 Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approximately Nearly Almost Analyst Chair
 Committee Secretary Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
 Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qualifications Declaration Personal
-Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies
+Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies Sr Sra Srta
+Due Body Subject Export Exported Eng Dev Mgr Snr Jnr
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -143,7 +146,8 @@ def _norm(text: str) -> str:
 _PERSON_BEFORE = re.compile(  # a first name after a word for a person or a sign-off
     r"\b(?:member|members|editor|secretary|chair|treasurer|president|brother|sister|brother-in-law|sister-in-law|"
     r"wife|husband|friend|colleague|neighbou?r|welcome|thanks|cheers|regards|love|congratulations|congrats)"
-    r"[,:]?\s+(?:to\s+)?$|^\W*(?:\w+[ -]){0,2}(?:regards|wishes|cheers|thanks|love|yours)[,!]?\s+$"
+    r"[,:]?\s+(?:to\s+)?$|^\W*(?:\w+[ -]){0,2}(?:regards|wishes|cheers|thanks|love|yours|abrazo|saludos|atentamente"
+    r"|cordialmente|grüße|gruß|cordialement|amitiés)[,!]?\s+$"
     r"|\b(?:I'm|I am|my name is|call (?:her|him|me|them))\s+$|\bhosts?\s*:[^\n]*$",
     re.IGNORECASE,
 )
@@ -154,7 +158,9 @@ _PERSON_AFTER = re.compile(  # "Bev (secretary)", "Dana Whitfield wrote:"
 )
 _HONORIFIC = re.compile(  # "Mr Sato", "Dr N. Hartmann", "Mrs Oyelaran-Whitfield"; "Hi Tom", "Dear Priya"
     r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sir|Dame|Miss)\.?\s+(?:[A-Z]\.\s*)*(?:[A-Z][\w'’]*-)?$|^(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s"
-    r"|(?:^|\n|[,.!]\s)\W*(?:Hi|Hey|Hello|Hiya|Dear|Morning|Thanks|Cheers)[,\s]+$"
+    r"|\b(?:Sr|Sra|Srta|Don|Doña|Herr|Frau|Mme|Mlle)\.?\s+(?:[A-Z]\.\s*)*$"  # other languages' honorifics
+    r"|(?:^|\n|[,.!]\s)\W*(?:Hi|Hey|Hello|Hiya|Dear|Morning|Thanks|Cheers|Hola|Querid[oa]|Estimad[oa]|Bonjour|Hallo"
+    r"|Liebe[rs]?|Ciao)[,\s]+$"
 )
 
 

@@ -48,7 +48,7 @@ _PATTERNS = [
     re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
     re.compile(rf"\b{_MON}\s+(?P<yy>0\d|[4-9]\d)\b(?![\d%]|[.,:]\d|\s*,?\s*(?:19|20)\d\d)", re.IGNORECASE),  # "Jan 05"
     re.compile(r"\b(?:mid|early|late)[\s-](?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),  # "mid-2008"
-    re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?!-\d)"),
+    re.compile(r"(?<!/)\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?![-/]\d)"),  # not "09/2015-05/2017"
     re.compile(r"(?<=\()['’](?P<yy>\d\d)(?=\))"),
     re.compile(  # "since '98"
         r"(?:(?<=since )|(?<=in )|(?<=from )|(?<=of )|(?<=bought )|(?<=opened )|(?<=held since )|(?<=buy ))"
@@ -58,6 +58,7 @@ _PATTERNS = [
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])/(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),  # 25/11/2007: day first
     re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
+    re.compile(r"(?<![\d-])(?P<m>0[1-9]|1[0-2])-(?P<y>(?:19|20)\d\d)\b(?!-)"),  # "06-2017 – 02-2020"
     # (after a hyphen only in a range of years: "bought 2005-2007")
     re.compile(r"(?<![\w.,$€£])(?:(?<=\d{4}-)|(?<!-))(?P<y>(?:19|20)\d\d)(?![\w%.,]\d|\s?%|[\w])"),
     # dictated: "January oh-five", "the first of March, twenty ten", "March one twenty-ten" (the day is read
@@ -136,7 +137,9 @@ def _dates_of(text: str) -> tuple[DateMention, ...]:
 # "para 4.1", "sections 2.2–2.4", "which of 1.2–1.4 to execute": references to a document's numbered paragraphs
 _REFERENCES = re.compile(
     r"\b(?:para(?:graph)?s?|sections?|§§?|clauses?|items?|points?)\.?\s+\d+(?:\.\d+)*"
-    r"(?:\s*(?:[–-]|to|and)\s*\d+(?:\.\d+)*)?|(?<![\d.])[1-9]\.\d\s*[–-]\s*[1-9]\.\d(?![\d.%])",
+    r"(?:\s*(?:[–-]|to|and)\s*\d+(?:\.\d+)*)?|(?<![\d.])[1-9]\.\d\s*[–-]\s*[1-9]\.\d(?![\d.%])"
+    # "for the reason given at 3.3", "reason at 3.4", "see 2.1": a paragraph the reason is given in
+    r"|\b(?:(?:given|reason|out|described|explained|discussed)\s+(?:at|in)|see)\s+[1-9]\.\d{1,2}(?![\d%]|\.\d)",
     re.IGNORECASE,
 )
 

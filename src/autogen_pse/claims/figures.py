@@ -48,6 +48,8 @@ _COMPARED_PAREN = re.compile(
     r"[\w.&'’ ]{1,30}?\s*\(\s*(?:~|about|around)?\s*$", re.IGNORECASE,
 )
 _RATING = re.compile(r"[\u2580-\u259f★☆●○◉◯■□▪▫]{3,}\s*$")  # "Python ████████░░ 80%": a self-rated level
+# "78.95 rounded up", "I got 78.95 sh and rounded up": the working before a fact's rounding
+_UNROUNDED = re.compile(r"\s*(?:sh|shares?|units?)?\s*(?:and\s+)?(?:I\s+)?rounded\b", re.IGNORECASE)
 _DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
     r"(?:[,;—–]\s*(?:and\s+|but\s+)?not|\b(?:rather\s+than|instead\s+of))\s+(?:the\s+)?(?:about\s+|around\s+|~\s*)?$",
     re.IGNORECASE,
@@ -87,6 +89,9 @@ class Figures(Binding, Derived, Counts):
                            note=f"{q.text}: the evidence measures nothing in {unit}"), []
         if _RATING.search(text, max(0, q.start - 30), q.start):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a rating, not a fact"), []
+        if _UNROUNDED.match(text, q.end):
+            return Finding(kind="figure", text=q.text, status=Status.NONE,
+                           note=f"{q.text}: working before rounding"), []
         if _DENIED.search(text, max(0, q.start - 30), q.start):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a figure denied"), []
         if unit == "count" and _UNIT_NOUNS.match(text[q.end :]):

@@ -195,6 +195,16 @@ _RST_DIRECTIVE = re.compile(
     r"^[ \t]*\.\. [a-z-]+::[^\n]*$|^[ \t]+:(?:widths|header-rows|stub-columns|align|class|name|width):[^\n]*$", re.M
 )
 _ADOC_ATTRIBUTES = re.compile(r"^[ \t]*\[[\w%.#\"', -]*=[^\]\n]*\][ \t]*$", re.M)  # AsciiDoc's '[cols="4,1"]'
+# 'The draft says "Amazon has been the best performer"': words reported, not stated by the document
+_REPORTED = re.compile(
+    r"(\b(?:says?|said|wrote|writes|claims?|reads?|told me|tells me)[:,]?\s+)(“[^”\n]{3,240}”|\"[^\"\n]{3,240}\")",
+    re.IGNORECASE,
+)
+# "(max 200 words)" in a form's question; "Heisei 27 (2015)": a Japanese era year beside the western one
+_FORM_LIMIT = re.compile(
+    r"\((?:max(?:imum)?|min(?:imum)?|up to|at most|at least)\.?\s+\d+(?:\s+(?:words|characters|chars))?\)", re.I
+)
+_ERA_YEAR = re.compile(r"\b(?:Heisei|Reiwa|Showa|Shōwa)\s+\d{1,2}\b")
 _FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
@@ -263,7 +273,8 @@ def _plain_text_art(text: str) -> str:
 def tidy(text: str) -> str:
     """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, template
     placeholders ("{phone}"), reStructuredText directives and their options, AsciiDoc block
-    attributes, footnote
+    attributes, words reported in quotes ('the draft says "…"'), a form's length limits, Japanese
+    era years beside western ones, footnote
     markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
     property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
     blanked or made plain, every line keeping its length."""
@@ -273,6 +284,9 @@ def tidy(text: str) -> str:
     text = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     text = _RST_DIRECTIVE.sub(lambda m: " " * len(m.group(0)), text)
     text = _ADOC_ATTRIBUTES.sub(lambda m: " " * len(m.group(0)), text)
+    text = _REPORTED.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    text = _FORM_LIMIT.sub(lambda m: " " * len(m.group(0)), text)
+    text = _ERA_YEAR.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)

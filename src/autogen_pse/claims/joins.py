@@ -54,7 +54,8 @@ def shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
             a.unit == "years"
             and b.unit == "months"
             and not re.search(r"\by(?:ea)?rs?\b", b.text, re.IGNORECASE)  # b is no compound itself
-            and re.fullmatch(r"\s*,?\s*(?:and\s+)?", text[a.end : b.start])
+            and re.fullmatch(r"\s*,?\s*(?:and\s+)?(?:(?:about|around|roughly|nearly|almost|just over)\s+)?",
+                             text[a.end : b.start])
         ):
             months = a.value * 12 + b.value
             out[i : i + 2] = [

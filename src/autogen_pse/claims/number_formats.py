@@ -17,8 +17,8 @@ _EU_ONLY = re.compile(
     r"\d\.\d{3},\d|(?<![\d,.])\d{1,3},\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|\$|k\b|mio\b|Mio\b|per\s?cent|points?"
     r"|million\b|billion\b|mln\b|bn\b)"
     # a thousands dot: "420.000 USD", "USD 420.000", "1.200 requests" (three decimals of money or of a count)
-    r"|(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d]|[.,]\d)\s?(?:USD|EUR|€|[a-z]+s\b)"
-    r"|(?:USD|EUR|€|\$)\s?\d{1,3}(?:\.\d{3})+(?![\d]|[.,]\d)"
+    r"|(?<![\d,.])[1-9]\d{0,2}(?:\.\d{3})+(?![\d]|[.,]\d)\s?(?:USD|EUR|€|[^\W\dA-Z_]+s\b)"
+    r"|(?:USD|EUR|€|\$)\s?[1-9]\d{0,2}(?:\.\d{3})+(?![\d]|[.,]\d)"
 )
 _US_ONLY = re.compile(r"\d,\d{3}\.\d|(?<![\d,.])\d{1,3}\.\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|k\b|per\s?cent|points?)")
 _EU_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d.,]\d)")
@@ -29,17 +29,26 @@ _SPACED = re.compile(
 )
 
 
+def _readings(text: str) -> tuple[int, int]:
+    """How many figures of ``text`` only a decimal comma reads, and how many only a decimal point."""
+    return len(_EU_ONLY.findall(text)), len(_US_ONLY.findall(text))
+
+
 def decimal_comma(text: str) -> bool:
     """Does ``text`` write decimals with a comma (more figures only that reading allows)?"""
-    eu, us = len(_EU_ONLY.findall(text)), len(_US_ONLY.findall(text))
+    eu, us = _readings(text)
     return (eu >= 2 and eu > us) or (eu == 1 and us == 0)
 
 
 def normaliser(document: str) -> Callable[[str], str]:
-    """A rewrite for the units of ``document``: same length, figures in the ledger's format."""
-    comma = decimal_comma(document)
+    """A rewrite for the units of ``document``: same length, figures in the ledger's format. A unit
+    whose own figures only one convention reads follows it (a bilingual review writes "67,55 %" in
+    its Spanish sentences and "67.55%" in its English ones); any other follows the document."""
+    document_comma = decimal_comma(document)
 
     def rewrite(text: str) -> str:
+        eu, us = _readings(text)
+        comma = document_comma if bool(eu) == bool(us) else bool(eu)
         if comma:
             text = _EU_NUMBER.sub(lambda m: m.group(0).translate(str.maketrans(".,", ",.")), text)
             text = _SLASH_DATE.sub(lambda m: f"{m['y']}-{m['m']}-{m['d']}", text)

@@ -217,6 +217,8 @@ class Relations(Ranks, Figures):
         out = []
         for rx, sign in ((_PERF_UP, 1), (_PERF_DOWN, -1)):
             for m in rx.finditer(text) if rx else []:
+                if sign < 0 and re.match(r"\s+to\s+(?![-−~≈$€£\d])", text[m.end() :]):
+                    continue  # "most of that is down to Apple": owed to it, not a fall
                 clause = [x for x in mentions if not self._boundaries(text, x.start, m.start())]
                 before = [x for x in clause if x.end <= m.start()]
                 if before:  # "Apple is huge, and MSFT/GOOG are both underwater": the list nearest the word

@@ -25,7 +25,8 @@ _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
 _SALUTATION = re.compile(
     r"^(?:(?:with\s+)?(?:best|kind|warm|many)?\s*(?:regards|wishes|thanks)|thanks|thank you|cheers|sincerely|"
-    r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hello|good (?:morning|afternoon))"
+    r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hello|good (?:morning|afternoon)"
+    r"|hola|querid[oa]|estimad[oa]|un abrazo|saludos|atentamente|cordialmente|bonjour|cordialement|hallo|ciao)"
     r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$",
     re.IGNORECASE,
 )
@@ -46,7 +47,7 @@ _SECTION_LABEL = re.compile(  # a bold label that opens a section of its own, no
 _GREETING = re.compile(r"^(?:dear|hi|hello|good (?:morning|afternoon))\b", re.IGNORECASE)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
-    r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
+    r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
     r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca|excl|avg|yrs|mos|wks|hrs|mins|qtr|qtrs|pts|resp|esp|cf)\.|\b[A-Z]\.)$"
 )
 _SENTENCE_END = re.compile(

@@ -24,7 +24,7 @@ from typing import Any
 
 from autogen_pse.claims import mend
 
-from .cv import degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
+from .cv import degree_compatible, degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
 from .lexicon import find_numbers, number_supported
 from .model import CvModel, token_set
 from .structure import (
@@ -138,12 +138,20 @@ def _role_text(lines: list[str], block: Block) -> str:
             parts.append(rest)  # "2020–present · Acme Ltd · Engineer" (or just a location)
             continue
         h = heading_of(lines[i])
-        parts.append(clean_inline(h[1] if h else strip_bullet(lines[i])))
+        parts.append(_head_only(clean_inline(h[1] if h else strip_bullet(lines[i]))))
     for i in block.body[:4]:  # "Employer: Harbourside Logistics GmbH" / "Position: Backend Engineer"
         labelled = _ROLE_LABEL.match(clean_inline(lines[i]))
         if labelled:
             parts.append(labelled.group(1))
     return remove_dates(" | ".join(p for p in parts if p))
+
+
+def _head_only(text: str) -> str:
+    """A one-line entry's head without its details: "Brightline (Sr Backend Eng) 03/20–now,
+    Manchester: Go payments API, …" → up to the colon after the dates."""
+    ranges = [d for d in find_dates(text) if d.end is not None]
+    cut = text.find(": ", ranges[0].span[1]) if ranges else -1
+    return text[:cut] if cut > 0 else text
 
 
 _ROLE_LABEL = re.compile(r"^\s*(?:employer|company|organi[sz]ation|position|title|role|job title)\s*:\s*(.+)$", re.I)
@@ -305,14 +313,23 @@ def _written_field(text: str, span: tuple[int, int]) -> str:
     return re.split(r"\s+(?:and|at|from|the|in\s+(?=\s|\d|$))\s*|[,.;(]", degree_field(text, span))[0]
 
 
-def _field_swapped(model: CvModel, level: str, field: str) -> bool:
-    """Does ``field`` (or its first words: "Computer Science Leeds") name the field of another of
-    the CV's degrees than the one of ``level`` ("BSc Computer Science" where the MSc is in it)?"""
-    words = field.split()
-    prefixes = [" ".join(words[:n]) for n in range(len(words), 0, -1)]
-    if any(model.degree_supported(level, p) for p in prefixes):
-        return False
-    return any(model.degree_supported("", p) for p in prefixes)
+def _field_wrong(model: CvModel, level: str, field: str) -> bool:
+    """Is ``field``, written after a degree of ``level``, no field of the CV's degrees of that level
+    ("BSc Computer Science" where the BSc is in Mathematics, "MSc Software Engineering")? Its first
+    word may abbreviate the CV's ("MSc CS Leeds", "BSc Maths York")."""
+    words = re.findall(r"[A-Za-z&]+", field)
+    if not words or not all(w[0].isupper() or w in ("and", "of", "&") for w in words):
+        return False  # no field named ("MSc from Leeds", "a BSc and an MSc")
+    for e in model.education:
+        if not (e["level"] and degree_compatible(level, e["level"])):
+            continue
+        expected = re.findall(r"[A-Za-z]+", e["field"])
+        initials = "".join(w[0] for w in expected if w[0].isupper()).lower()
+        first = words[0].lower()
+        if (not expected or token_set(" ".join(words)) <= token_set(e["field"]) or first == initials
+                or (len(first) >= 4 and first[:4] == expected[0].lower()[:4])):
+            return False
+    return True
 
 
 def _prose_education(model: CvModel, text: str, line: int, out: list[Claim]) -> bool:
@@ -432,7 +449,7 @@ def _scan_line(
     if "degrees" in kinds:
         for level, matched, span in find_degrees(text):
             field = _written_field(text, span)
-            swapped = _field_swapped(model, level, field)
+            swapped = _field_wrong(model, level, field)
             ok = model.level_supported(level) and not swapped
             written = f"{matched.rstrip('.')} {field}" if swapped else matched.rstrip(".")
             out.append(Claim("degrees", written, lineno, ok, "" if ok else "the CV lists no such degree"))

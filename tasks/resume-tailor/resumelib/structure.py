@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .text import PRESENT, DateMention, clean_inline, find_dates, norm_text
+from .text import PRESENT, DateMention, clean_inline, find_dates, has_title_word, norm_text
 
 # --- Markdown structure ---------------------------------------------------------------------
 
@@ -33,7 +33,7 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "certifications",
         "Certifications",
-        ("certifications", "certification", "certificates", "licenses", "licences", "accreditations"),
+        ("certifications", "certification", "certificates", "certs", "licenses", "licences", "accreditations"),
     ),
     ("projects", "Projects", ("projects", "portfolio", "open source")),
     ("publications", "Publications", ("publications", "talks", "papers")),
@@ -148,7 +148,8 @@ def split_sections(lines: list[str]) -> list[Section]:
         # "**Summary.** Backend engineer with …", "**Education** MSc …": a bold label opens a main
         # section on its own line (inside Skills, "**Languages:** Python, Go" is a line of the section)
         inline = _BOLD_LEAD.match(line) if head is None and sections[-1].cls != "skills" else None
-        label = classify_section(inline.group(2)) if inline else None
+        # (a short label: "**Years of relevant experience:** 9 years" is a form's field, no section)
+        label = classify_section(inline.group(2)) if inline and len(inline.group(2).split()) <= 3 else None
         if inline and (sections[-1].cls == "header" or label in _MAIN_SECTIONS or label in _CLOSING_SECTIONS):
             head = (2, inline.group(2))
         if head is None:
@@ -163,8 +164,9 @@ def split_sections(lines: list[str]) -> list[Section]:
             continue  # "**Roles & Responsibilities**" inside an experience entry: a label, not a new section
         if cls is not None and (current.cls in ("header", None) or level <= current.level or cls == "notes"):
             pass  # (an assistant's notes after the CV end it at any heading level)
-        elif cls is None and is_md and level <= 2 and current.cls != "header" and level <= current.level:
-            pass  # an unknown top-level section (e.g. "## Extras")
+        elif cls is None and is_md and current.cls != "header" and level <= current.level and (
+                level <= 2 or _HEADING.match(lines[current.heading_index])):
+            pass  # an unknown top-level section ("## Extras"), or one beside the current ("### Screening questions")
         else:
             continue
         current.end = i
@@ -326,7 +328,7 @@ def head_text(lines: list[str], block: Block) -> str:
     return " | ".join(p for p in parts if p)
 
 
-_STRONG_SEP = re.compile(r"\s+(?:—|–|-|\||·|•|@|at|\.)\s+|\s*[—–|·•]\s*")  # " . ": an ASCII middle dot
+_STRONG_SEP = re.compile(r"\s+(?:—|–|-|\||·|•|@|at|\.|//)\s+|\s*[—–|·•]\s*")  # " . ": an ASCII middle dot
 
 
 def split_parts(text: str) -> list[str]:
@@ -334,6 +336,9 @@ def split_parts(text: str) -> list[str]:
     A comma before a legal suffix (``Acme, Inc.``) is kept."""
     text = re.sub(r",\s*(?=(?:Inc|Ltd|LLC|LLP|GmbH|PLC|plc|Corp|S\.A\.|AG|BV|B\.V\.)\b)", " ", text)
     text = re.sub(r"\(\s*\)|\[\s*\]", " ", text)
+    # "Brightline Payments Ltd (Sr Backend Eng)": a job title in brackets after the employer is a part
+    text = re.sub(r"(?<=\w)\s*\(([^()]{3,60})\)", lambda m: f" — {m.group(1)} — " if has_title_word(m.group(1))
+                  else m.group(0), text)
     parts = [p.strip(" ,;:()[]") for p in _STRONG_SEP.split(text)]
     parts = [p for p in parts if p]
     if len(parts) <= 1 and "," in text:

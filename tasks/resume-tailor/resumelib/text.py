@@ -113,12 +113,14 @@ _MONTH = (
 )
 _YEAR = r"(?:19[5-9]\d|20[0-4]\d)"
 _ONE = (
-    rf"(?:{_MONTH}\s+{_YEAR}|(?:0?[1-9]|1[0-2])/{_YEAR}|{_YEAR}-(?:0[1-9]|1[0-2])(?![-/]?\d)"
+    rf"(?:{_MONTH}\s+{_YEAR}|(?:0?[1-9]|1[0-2])[/.-]{_YEAR}|{_YEAR}-(?:0[1-9]|1[0-2])(?![-/]?\d)"
     rf"|{_YEAR})"
 )
+_SHORT = r"(?:0?[1-9]|1[0-2])/\d\d(?!\d)"  # "03/20–now": a two-digit year, only as a range's end
 _NOW = r"(?:present|current|now|today|ongoing)"
 DATE_RE = re.compile(
-    rf"(?<![\w$€£¥.,/-])(?:(?P<a>{_ONE})\s*(?:–|—|-|\bto\b|\buntil\b|\btill\b)\s*(?P<b>{_ONE}|{_NOW}\b)"
+    rf"(?<![\w$€£¥.,/-])(?:(?P<a>{_ONE}|{_SHORT})\s*(?:–|—|-|\bto\b|\buntil\b|\btill\b)\s*"
+    rf"(?P<b>{_ONE}|{_SHORT}|{_NOW}\b)"
     rf"|(?P<s>{_ONE}))(?![\w%/]|[.,]\d)",
     re.IGNORECASE,
 )
@@ -140,7 +142,8 @@ class DateMention:
 
 
 def parse_date(text: str) -> str:
-    """``"Mar 2020"`` → ``"2020-03"``, ``"03/2020"``/``"2020-03"`` → ``"2020-03"``, ``"2020"`` → ``"2020"``,
+    """``"Mar 2020"`` → ``"2020-03"``, ``"03/2020"``/``"06-2017"``/``"2020-03"`` → ``"2020-03"``, ``"03/20"``
+    (in a range) → ``"2020-03"``, ``"2020"`` → ``"2020"``,
     ``"Present"`` → ``"present"``. Raises ``ValueError`` for anything else."""
     t = text.strip().lower().rstrip(".")
     if re.fullmatch(_NOW, t):
@@ -148,11 +151,15 @@ def parse_date(text: str) -> str:
     m = re.fullmatch(rf"({_MONTH})\s+({_YEAR})", t)
     if m:
         return f"{m.group(2)}-{MONTHS[m.group(1)[:3]]:02d}"
-    m = re.fullmatch(rf"(0?[1-9]|1[0-2])/({_YEAR})", t) or re.fullmatch(rf"({_YEAR})-(0[1-9]|1[0-2])", t)
+    m = re.fullmatch(rf"(0?[1-9]|1[0-2])[/.-]({_YEAR})", t)
     if m:
-        a, b = m.groups()
-        year, month = (b, a) if "/" in t else (a, b)
-        return f"{year}-{int(month):02d}"
+        return f"{m.group(2)}-{int(m.group(1)):02d}"
+    m = re.fullmatch(rf"({_YEAR})-(0[1-9]|1[0-2])", t)
+    if m:
+        return f"{m.group(1)}-{int(m.group(2)):02d}"
+    m = re.fullmatch(r"(0?[1-9]|1[0-2])/(\d\d)", t)
+    if m:
+        return f"{'19' if int(m.group(2)) > 50 else '20'}{m.group(2)}-{int(m.group(1)):02d}"
     if re.fullmatch(_YEAR, t):
         return t
     raise ValueError(f"not a date: {text!r}")
