@@ -141,6 +141,13 @@ class DateMention:
         return self.end is not None
 
 
+_MONTH_YEAR = (  # (pattern, group of the month, group of the year)
+    (re.compile(rf"(0?[1-9]|1[0-2])[/.-]({_YEAR})"), 1, 2),  # "03/2020", "06-2017"
+    (re.compile(rf"({_YEAR})-(0[1-9]|1[0-2])"), 2, 1),  # "2020-03"
+    (re.compile(r"(0?[1-9]|1[0-2])/(\d\d)"), 1, 2),  # "03/20" (in a range)
+)
+
+
 def parse_date(text: str) -> str:
     """``"Mar 2020"`` → ``"2020-03"``, ``"03/2020"``/``"06-2017"``/``"2020-03"`` → ``"2020-03"``, ``"03/20"``
     (in a range) → ``"2020-03"``, ``"2020"`` → ``"2020"``,
@@ -151,15 +158,13 @@ def parse_date(text: str) -> str:
     m = re.fullmatch(rf"({_MONTH})\s+({_YEAR})", t)
     if m:
         return f"{m.group(2)}-{MONTHS[m.group(1)[:3]]:02d}"
-    m = re.fullmatch(rf"(0?[1-9]|1[0-2])[/.-]({_YEAR})", t)
-    if m:
-        return f"{m.group(2)}-{int(m.group(1)):02d}"
-    m = re.fullmatch(rf"({_YEAR})-(0[1-9]|1[0-2])", t)
-    if m:
-        return f"{m.group(1)}-{int(m.group(2)):02d}"
-    m = re.fullmatch(r"(0?[1-9]|1[0-2])/(\d\d)", t)
-    if m:
-        return f"{'19' if int(m.group(2)) > 50 else '20'}{m.group(2)}-{int(m.group(1)):02d}"
+    for rx, month, year in _MONTH_YEAR:
+        m = rx.fullmatch(t)
+        if m:
+            y = m.group(year)
+            if len(y) == 2:
+                y = ("19" if int(y) > 50 else "20") + y
+            return f"{y}-{int(m.group(month)):02d}"
     if re.fullmatch(_YEAR, t):
         return t
     raise ValueError(f"not a date: {text!r}")
