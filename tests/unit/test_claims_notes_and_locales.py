@@ -50,6 +50,9 @@ def assert_pair(verifier: Verifier, faithful: str, fabricated: str) -> None:
         # a name standing alone as a list item's lead is presented as a holding
         ("- [[IBM]] — +72.7%, fine", "- [[Cisco]] — flat, no flag, leave it"),
         ("IBM — no trigger, leave as is", "INTC — small, no trigger, leave as is"),
+        # "the sale of Apple shares" is some of them (a trim); "all your Apple shares" is not
+        ("7.3 The sale of Apple shares may give rise to a capital gains tax liability.",
+         "We recommend the sale of all your Apple shares."),
     ],
 )
 def test_notes_and_translated_reports(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:

@@ -149,7 +149,12 @@ class Relations(Ranks, Figures):
                 actions,
             )
             if target is not None:  # "sell 79 Apple shares" of 250: a part, as "sell some" is
-                actions = list(dict.fromkeys(actions + self._part_of(text[m.end() : target.start], entity, m.group(0))))
+                gap = text[m.end() : target.start]
+                actions = list(dict.fromkeys(actions + self._part_of(gap, entity, m.group(0))))
+                if noun_use and not find_quantities(gap) and not re.search(r"\b(?:all|entire|whole|every|remaining)\b",
+                                                                              gap, re.IGNORECASE):
+                    actions = list(dict.fromkeys(actions + self._partial(m.group(0))))  # "the sale of Apple
+                    # shares": some of them, unless it says all
             finding = self._allowed(actions, entity, m.group(0))
             if _DENIED.match(tail):  # "Buy more Google — not allowed.": the text says the rules forbid it
                 ok = finding.status is not Status.SUPPORTED
@@ -165,9 +170,14 @@ class Relations(Ranks, Figures):
             limit = self.ev.proposal_bounds.get(unit)
             held = [f.value for f in self._facts(entity) if f.metric == limit]
             if held and 0 < q.value < held[0]:
-                partial = (f"{verb} some", f"partial {verb.removesuffix(' of')}")  # "sell some", "partial sale"
-                return next((self.action_of[p] for p in map(_fold, partial) if p in self.action_of), [])
+                return self._partial(verb)
         return []
+
+    def _partial(self, verb: str) -> list[str]:
+        """The actions of a part of a holding: what "<verb> some" or "partial <verb>" means ("sell
+        some", "partial sale")."""
+        partial = (f"{verb} some", f"partial {verb.removesuffix(' of')}")
+        return next((self.action_of[p] for p in map(_fold, partial) if p in self.action_of), [])
 
     def _allowed(self, actions: list[str], entity: str, written: str) -> Finding:
         allowed = self.ev.allowed.get(entity, [])
