@@ -66,9 +66,19 @@ def test_notes_and_translated_reports(portfolio_verifier: Verifier, faithful: st
         "**AUDIT — PORTFOLIO RULES — 1 MAR 2010**",
         "**[MUSIC — theme, 10 sec, fade]**",
         "Verdict — hold everything",
+        # batches zd and ze: a UK suitability report, a junior analyst's draft, a bilingual review
+        "2.3 We recommend that you hold your Google shares, for the reason given at 3.3.",
+        "MSFT: held 3,712 days, which I make 10 years and about 2 months.",
+        "AAPL 43.85% → TRIM 79 sh (excess $17,607.87, I got 78.95 sh and rounded up)",
+        'The draft says "Amazon has been the best performer". Maybe say "the highest annualised return"?',
+        "3.2 Most of that is down to Apple.",
+        "La ganancia de Apple, 46.142,50 USD, explica casi toda la ganancia. Apple is 43.85% of the portfolio.",
+        "Un abrazo, Andrés",
+        "Hola Carlos — quick summary de tu cartera:",
+        "Atentamente, Jorge Villaseñor",
     ],
 )
-def test_working_and_titles_are_not_flagged(portfolio_verifier: Verifier, text: str) -> None:
+def test_working_titles_and_letters_are_not_flagged(portfolio_verifier: Verifier, text: str) -> None:
     assert statuses(portfolio_verifier, text) <= {Status.NONE, Status.SUPPORTED}, text
 
 
@@ -209,26 +219,6 @@ def test_ranges_written_with_a_hyphen() -> None:
     assert [(q.value, q.unit) for q in find_quantities("up 10-15%")] == [(10, "pct"), (15, "pct")]
     assert [d.value for d in find_dates("the rest i bought 2005-2007.")] == ["2005", "2007"]
     assert not find_quantities("COVID-19 hit") and not find_dates("COVID-2019")
-
-
-# batches zd and ze: a UK suitability report, a junior analyst's draft, a CRM export, a bilingual review;
-# application-form answers, a translated rirekisho, a hand-typed CV, an ultra-compact CV
-@pytest.mark.parametrize(
-    "text",
-    [
-        "2.3 We recommend that you hold your Google shares, for the reason given at 3.3.",
-        "MSFT: held 3,712 days, which I make 10 years and about 2 months.",
-        "AAPL 43.85% → TRIM 79 sh (excess $17,607.87, I got 78.95 sh and rounded up)",
-        'The draft says "Amazon has been the best performer". Maybe say "the highest annualised return"?',
-        "3.2 Most of that is down to Apple.",
-        "La ganancia de Apple, 46.142,50 USD, explica casi toda la ganancia. Apple is 43.85% of the portfolio.",
-        "Un abrazo, Andrés",
-        "Hola Carlos — quick summary de tu cartera:",
-        "Atentamente, Jorge Villaseñor",
-    ],
-)
-def test_reports_drafts_and_bilingual_reviews(portfolio_verifier: Verifier, text: str) -> None:
-    assert statuses(portfolio_verifier, text) <= {Status.NONE, Status.SUPPORTED}, text
 
 
 def test_a_bilingual_review_reads_each_sentence_in_its_own_number_format(portfolio_verifier: Verifier) -> None:
