@@ -29,6 +29,16 @@ def status_of(verifier: Verifier, text: str) -> Status:
     return claims[-1].status
 
 
+def statuses(verifier: Verifier, text: str) -> set[Status]:
+    return {c.status for c in build_ledger(text, verifier).claims}
+
+
+def assert_pair(verifier: Verifier, faithful: str, fabricated: str) -> None:
+    """``faithful`` has no contradicted claim; ``fabricated`` (one fact changed) has one."""
+    assert Status.CONTRADICTED not in statuses(verifier, faithful), faithful
+    assert Status.CONTRADICTED in statuses(verifier, fabricated), fabricated
+
+
 def check(checker: Checker, text: str, name: str = "review.md") -> DocumentReport:
     return check_document(checker, name, text)
 

@@ -12,16 +12,7 @@ from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.dates import find_dates
 from autogen_pse.claims.formats import read_document
 from autogen_pse.claims.quantities import find_quantities
-
-
-def statuses(verifier: Verifier, text: str) -> set[Status]:
-    return {c.status for c in build_ledger(text, verifier).claims}
-
-
-def assert_pair(verifier: Verifier, faithful: str, fabricated: str) -> None:
-    """``faithful`` has no contradicted claim; ``fabricated`` (one fact changed) has one."""
-    assert Status.CONTRADICTED not in statuses(verifier, faithful), faithful
-    assert Status.CONTRADICTED in statuses(verifier, fabricated), fabricated
+from tests.claims_support import assert_pair, statuses
 
 
 @pytest.mark.parametrize(

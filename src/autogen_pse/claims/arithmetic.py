@@ -12,11 +12,11 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .evidence import FactValue
 from .model import Finding, Status
-from .quantities import Quantity, matches
+from .quantities import Quantity, as_percent, matches
 
 _OPS: dict[str, Callable[[float, float], float]] = {
     "×": operator.mul, "x": operator.mul, "*": operator.mul, "·": operator.mul,
@@ -25,6 +25,11 @@ _OPS: dict[str, Callable[[float, float], float]] = {
 }  # fmt: skip
 _OPERATOR = re.compile(r"\s*([×x*·/÷+−–-])\s*")
 _EQUALS = re.compile(r"\s*(?:=|≈|~=|≃)\s*")
+_POWER = re.compile(r"[²³]|\^[23]\b")
+# a variable of a formula beside the figure: one letter or a short capitalised symbol ("MV", "HHI")
+_SYMBOL = r"(?:\b[a-zA-Z]|\b[A-Z]{2,4}|[σμπ])"
+_SYMBOL_BEFORE = re.compile(rf"(?:{_SYMBOL}\s*[×*/÷·]|√|\^)\s*\(?\s*$")
+_SYMBOL_AFTER = re.compile(rf"\s*[×*/÷·]\s*\(?\s*{_SYMBOL}(?![\w.,])")
 _LEADING_OPERATOR = re.compile(r"[×*·/÷]\s*$")
 _WORKING = re.compile(
     r"\b(?:let me|let's|estimate|estimating|try|trying|guess|sanity|too (?:high|low)|close enough|wait|hmm|"
@@ -40,14 +45,15 @@ class Computation:
     operands: list[int]  # indexes into the sentence's quantities
     operators: list[str]
     result: int | None  # the written result ("= 9,612.50"), if any
+    powers: dict[int, int] = field(default_factory=dict)  # "0.4385² = 0.1923": operands squared
 
     def value(self, qs: Sequence[Quantity]) -> float | None:
         """The computation's value (× and / before + and −), or None (division by zero)."""
-        terms: list[float] = [_operand(qs[self.operands[0]])]
+        terms: list[float] = [_operand(qs[self.operands[0]]) ** self.powers.get(self.operands[0], 1)]
         signs: list[str] = []
         try:
             for op, i in zip(self.operators, self.operands[1:], strict=True):
-                x = _operand(qs[i])
+                x = _operand(qs[i]) ** self.powers.get(i, 1)
                 if op in "+-−–":
                     signs.append(op)
                     terms.append(x)
@@ -70,12 +76,13 @@ def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
     ``=``/``≈`` result. A chain that starts with an operator ("× 0.4385 = 55,758": the left operand
     written earlier) is one too, its operands unknown."""
     out: list[Computation] = []
+    powers = {k: 3 if m.group(0)[-1] in "³3" else 2 for k, q in enumerate(qs) for m in [_POWER.match(text, q.end)] if m}
     i = 0
     while i < len(qs) - 1:
         operands, operators = [i], []
         j = i
         while j + 1 < len(qs):
-            gap = text[qs[j].end : qs[j + 1].start]
+            gap = _after_power(text, qs[j], j in powers, qs[j + 1].start)
             m = _OPERATOR.fullmatch(gap)
             if m is None or (m.group(1) in "x-–" and not (gap[:1].isspace() and gap[-1:].isspace())):
                 break  # "2-10 years", "5.8x": a range, a multiple
@@ -83,18 +90,44 @@ def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
             operands.append(j + 1)
             j += 1
         result = None
-        if j + 1 < len(qs) and _EQUALS.fullmatch(text[qs[j].end : qs[j + 1].start]):
+        if j + 1 < len(qs) and _EQUALS.fullmatch(_after_power(text, qs[j], j in powers, qs[j + 1].start)):
             result = j + 1
         led = bool(_LEADING_OPERATOR.search(text[max(0, qs[i].start - 3) : qs[i].start]))
         if result is None and (any(op in "-–" for op in operators) or any(qs[k].unit != "count" for k in operands)):
             # "10 – 15 %": a range; "$14.9k / 10% / +$9.1k": a list; unless a result follows
             operators, operands, j = [], [i], i
-        if operators or (led and result is not None):
-            out.append(Computation(operands, operators if not led else [], result))
+        squared = {k: powers[k] for k in operands if k in powers}
+        if operators and result is not None and result + 1 < len(qs) and _OPERATOR.fullmatch(
+            _after_power(text, qs[result], result in powers, qs[result + 1].start)
+        ):  # "0.4385² + … ≈ 0.192 + 0.031 + … ≈ 0.274": the next expression, checked on its own
+            out.append(Computation(operands, operators, None, squared))
+            i = result
+            continue
+        if operators or (result is not None and (led or squared)):
+            out.append(Computation(operands, operators if not led else [], result, squared))
             i = (result if result is not None else j) + 1
         else:
             i += 1
     return out
+
+
+def _source(q: Quantity, facts: Sequence[FactValue]) -> FactValue | None:
+    """The fact an operand is: its value, or the percentage a printed fraction is ("0.4385" of 43.85 %)."""
+    ratio = as_percent(q)
+    return next(
+        (
+            f
+            for f in facts
+            if matches(q, f.value, signed=False)
+            or (ratio is not None and f.unit == "pct" and matches(ratio, f.value, signed=False))
+        ),
+        None,
+    )
+
+
+def _after_power(text: str, q: Quantity, powered: bool, end: int) -> str:
+    """The text between ``q`` and ``end``, without the power written right after ``q``."""
+    return _POWER.sub("", text[q.end : end], count=1) if powered else text[q.end : end]
 
 
 def check_computations(
@@ -104,6 +137,12 @@ def check_computations(
     added to ``used`` (the figure checks skip them). Operands are looked up among the facts of
     ``entities`` (the sentence's) first."""
     out: list[Finding] = []
+    for i, q in enumerate(qs):
+        end = q.start + len(q.text.rstrip("×* ")) if q.unit == "multiple" else q.end  # "0.30 ×" read as a multiple
+        symbol = _SYMBOL_BEFORE.search(text, max(0, q.start - 12), q.start) or _SYMBOL_AFTER.match(text, end)
+        if i not in used and symbol:
+            used.add(i)  # "t = d / 365.25", "0.30 × MV", "σ × √(12)": a constant of a formula
+            out.append(Finding(kind="figure", text=q.text, status=Status.NONE, note="a constant of a formula"))
     for i in _percents_of(text, qs, used):
         used.add(i)
         out.append(Finding(kind="figure", text=qs[i].text, status=Status.NONE, note="a percentage of a figure"))
@@ -112,14 +151,14 @@ def check_computations(
         facts = sorted(facts, key=lambda f: f.entity not in entities)
     working = bool(_WORKING.search(text))
     for c in computations:
-        sourced = [next((f for f in facts if matches(qs[i], f.value, signed=False)), None) for i in c.operands]
+        sourced = [_source(qs[i], facts) for i in c.operands]
         for i in c.operands:
             used.add(i)
             out.append(Finding(kind="figure", text=qs[i].text, status=Status.NONE, note="an operand of a computation"))
-        if c.result is not None and working and (not c.operators or None in sourced):
+        if c.result is not None and working and (not (c.operators or c.powers) or None in sourced):
             used.add(c.result)  # "let me estimate: 127,157 × 0.44 = 55,949, a bit too high": working, not a claim
             out.append(Finding(kind="figure", text=qs[c.result].text, status=Status.NONE, note="a trial computation"))
-        if c.result is None or not c.operators or c.result in used:
+        if c.result is None or not (c.operators or c.powers) or c.result in used:
             continue
         value = c.value(qs)
         r = qs[c.result]

@@ -282,6 +282,9 @@ class Binding(VerifierState):
             rx = self.after_re.get(metric.name)
             lead = _AFTER_GAP.match(text, q.end)
             after = rx.match(text, q.end + len(lead.group(0) if lead else "")) if rx else None
+            if rx and after is None and lead and re.search(r"\ba\s+$", lead.group(0)):  # "$28.80 a share": the
+                # gap's article is the phrase's own
+                after = rx.match(text, q.end + len(text[q.end :]) - len(text[q.end :].lstrip()))
             if after and any(u in accepted for u in metric.units):
                 found.append((after.start() - q.end + 1, metric))
         found.sort(key=lambda x: x[0])

@@ -25,7 +25,7 @@ from .patterns import (
     _quantity_units,
 )
 from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
-from .quantities import Quantity, matches
+from .quantities import Quantity, as_percent, matches
 
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
 _RULE_BEFORE = re.compile(
@@ -203,7 +203,7 @@ class Figures(Binding, Derived, Counts):
         if not rate and pair == "from":  # "from roughly $100k to $65k a month": both a month
             nxt = next((o for o in qs if o.start >= q.end), None)
             rate = rate_after(text, nxt.end) if nxt is not None else ""
-        ratio = _as_percent(q)
+        ratio = as_percent(q)
         for pool in pools:
             hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate),
                                                signed=self._signed(f))  # "−$420k/yr" of an unsigned saving
@@ -377,14 +377,3 @@ def _per(f: FactValue, rate: str) -> float:
     if rate and f.rate and rate != f.rate:
         return f.value * RATE_SECONDS[rate] / RATE_SECONDS[f.rate]
     return f.value
-
-
-def _as_percent(q: Quantity) -> Quantity | None:
-    """A fraction printed by a program ("0.4712", "-0.5691", "4.800260": three or more decimals, no
-    unit) read as the percentage it is (47.12 %), or None."""
-    if q.unit != "count" or q.kind != "digits" or abs(q.value) >= 20:
-        return None
-    digits = re.search(r"\.(\d+)", q.text)
-    if digits is None or len(digits.group(1)) < 3:
-        return None
-    return Quantity(q.value * 100, "pct", q.text, q.start, q.end, q.tol * 100, q.hedge, q.sign, q.kind)

@@ -121,7 +121,9 @@ def read_document(text: str) -> Reading:
 
         reading = read_latex(text)
     else:
-        reading = Reading(text)
+        from .mathtext import has_math, read_math
+
+        reading = (read_math(text) if has_math(text) else None) or Reading(text)
     return Reading(tidy(reading.text), reading.pieces)
 
 
@@ -172,7 +174,7 @@ def _two_columns(text: str) -> Reading | None:
 # --- same-length clean-ups of any document ----------------------------------------------------------
 
 _FOOTNOTE = re.compile(
-    r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?=[ \t\n.,;:)*|]|$)|\[\^\w+\]"
+    r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+(?![ \t]*[=≈+−×-]))(?=[ \t\n.,;:)*|]|$)|\[\^\w+\](?!:)"
     r"|(?<=[\w%)])[ \t]\[\d{1,2}\](?=[ \t]*(?:[.,;]|$))"  # "… 1,200 requests per second at peak [1]"
     , re.M)
 _CHECKBOX = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)\[[ xX✓]\](?=[ \t])", re.M)
@@ -189,7 +191,19 @@ _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a hea
 
 _TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")  # inline HTML in Markdown ("<p align=\"center\">", "<br>")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]+(?:\s+\"[^\"]*\")?\)")  # "[![AWS](https://img.shields.io/…)](…)"
-_PLACEHOLDER = re.compile(r"\{[a-z_]{2,30}\}")  # "Phone: {phone}": a template's field left unfilled
+# a template's field left unfilled: "Phone: {phone}", "joins [EVENT NAME] on [DATE]", "[Adviser name]"
+_PLACEHOLDER = re.compile(
+    r"\{[a-z_]{2,30}\}|(?<!\[)\[(?:[A-Z]{2,}(?:[ _/][A-Z]{2,})*[ _]+(?:NAME|DATE|TITLE|LINK|URL)|NAME|DATE|EVENT|"
+    r"CONFERENCE|MEETUP|PODCAST|COMPANY|CLIENT|FIRM|VENUE|EMAIL|PHONE|CITY|LINK|URL|[A-Z][a-z]+(?: [a-z]+)? name)\]"
+    r"(?![(\[:])"
+)
+_ESCAPE = re.compile(r"\\(?=[$%#*_&])")  # Markdown's escapes: "\$127,157.10", "100\%"
+# a document pasted with its tracked changes (Markdown strikethrough, CriticMarkup, a word processor's
+# "[inserted: …]" and "[Comment JD: …]"): the deleted text and the reviewers' notes are no claims; the
+# inserted text is
+_DELETED = re.compile(r"~~[^~\n]+~~|\{--.*?--\}|\{>>.*?<<\}|\{~~(.*?)~>|<(del|s|strike)>.*?</\2>", re.S)
+_REVIEW_NOTE = re.compile(r"\[(?:Comment|Reviewer|Review note|Editor's note)\b[^\]\[]{0,600}\]", re.I)
+_CHANGE_MARK = re.compile(r"\[(?:inserted|added|insert|new):\s*|\{\+\+|\+\+\}|~~\}|\{==|==\}(?:\{>>.*?<<\})?", re.I)
 # reStructuredText: a directive (".. list-table:: Experience") and its options (":widths: 22 18 60")
 _RST_DIRECTIVE = re.compile(
     r"^[ \t]*\.\. [a-z-]+::[^\n]*$|^[ \t]+:(?:widths|header-rows|stub-columns|align|class|name|width):[^\n]*$", re.M
@@ -205,6 +219,9 @@ _FORM_LIMIT = re.compile(
     r"\((?:max(?:imum)?|min(?:imum)?|up to|at most|at least)\.?\s+\d+(?:\s+(?:words|characters|chars))?\)", re.I
 )
 _ERA_YEAR = re.compile(r"\b(?:Heisei|Reiwa|Showa|Shōwa)\s+\d{1,2}\b")
+# "[gh]: https://github.com/…": a reference link's target; "(see note 3)", "footnote 2": a cross-reference
+_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]^\n]{1,40}\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?$", re.M)
+_NOTE_REFERENCE = re.compile(r"\b(?:foot)?notes?\s+\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\b", re.I)
 _FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
@@ -270,6 +287,29 @@ def _plain_text_art(text: str) -> str:
     return _BOX.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def _blank(m: re.Match[str]) -> str:
+    """The match as spaces, its line breaks kept."""
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def _tracked_changes(text: str) -> str:
+    """Deleted text and reviewers' notes blanked, the marks of inserted text too (see ``_DELETED``)."""
+    if not re.search(r"~~|\{[-+>=~]{2}|\[(?:inserted|added|insert|new|comment)\b|<(?:del|s|strike)>", text, re.I):
+        return text
+    text = _DELETED.sub(_blank, text)
+    text = _REVIEW_NOTE.sub(_blank, text)
+    out, at = [], 0
+    for m in _CHANGE_MARK.finditer(text):
+        out.append(text[at : m.start()] + " " * len(m.group(0)))
+        at = m.end()
+        if m.group(0).startswith("["):  # "[inserted: 6]": its closing bracket too
+            close = text.find("]", at)
+            if close != -1 and "\n\n" not in text[at:close]:
+                out.append(text[at:close] + " ")
+                at = close + 1
+    return "".join(out) + text[at:]
+
+
 def tidy(text: str) -> str:
     """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, template
     placeholders ("{phone}"), reStructuredText directives and their options, AsciiDoc block
@@ -281,6 +321,8 @@ def tidy(text: str) -> str:
     text = speaker_labels(_plain_text_art(_json_as_yaml(text)))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
+    text = _tracked_changes(text)
+    text = _ESCAPE.sub(" ", text)
     text = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     text = _RST_DIRECTIVE.sub(lambda m: " " * len(m.group(0)), text)
     text = _ADOC_ATTRIBUTES.sub(lambda m: " " * len(m.group(0)), text)
@@ -288,6 +330,8 @@ def tidy(text: str) -> str:
     text = _FORM_LIMIT.sub(lambda m: " " * len(m.group(0)), text)
     text = _ERA_YEAR.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _LINK_DEFINITION.sub(lambda m: " " * len(m.group(0)), text)
+    text = _NOTE_REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)

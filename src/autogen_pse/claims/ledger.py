@@ -31,6 +31,9 @@ _COLUMN_ALIASES = {
 # *Senior Backend Engineer, Mar. 2020 – present*") whose entity the lines below it are about
 _SENTENCE_END = re.compile(r"[.!?:](?:\s+[A-Z]|\W*$)")  # not "Sept. 2015", "Univ. of Leeds"
 _BOLD_LEAD = re.compile(r"\W*(?:\*\*|__)\w")
+# a column whose header gives its figures' unit of time ("Held (years)", "t, yrs"): its bare figures are spans
+_SPAN_COLUMN = re.compile(r"(?:\(|,\s*|\bin\s+)(years|yrs|months)\)?$")
+_BARE_FIGURE = re.compile(r"[~≈]?\s*\d+(?:\.\d+)?")
 _NOT_CLAIM_COLUMNS = {"priority", "#", "rank", "no", "no.", "step", "order", "n"}
 
 
@@ -81,6 +84,9 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
                 text += " | " if text else ""
                 columns.append((name, len(text), len(text) + len(c)))
                 text += rewrite(c)
+                span = _SPAN_COLUMN.search(name)
+                if span and _BARE_FIGURE.fullmatch(c.strip(" *_")):  # "| Held (years) | 5.16 |": 5.16 years
+                    text += f" {span.group(1)}"
             owners = verifier.owner_mentions(row.get("symbol", "") or text)
             scope = owners[:1] or scope
         else:

@@ -91,7 +91,7 @@ _AFTER = (
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
 )
 _DIGITS = re.compile(
-    rf"(?<![\w.,/\\:#'’])(?<![A-Za-z_]-)(?<!\d{4}-)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
+    rf"(?<![\w.,/\\:#'’^])(?<![A-Za-z_]-)(?<!\d{4}-)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
 )
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
@@ -236,8 +236,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if _overlaps(taken, m.start("num"), m.end("num")):
             continue
         nxt = text[m.end() : m.end() + 1]
-        if nxt and (nxt.isalnum() or nxt == "_") and not m.group("after"):
-            continue  # glued to letters: "3rd", "p95", "EC2"
+        if nxt and (nxt.isalnum() or nxt == "_") and nxt not in "²³" and not m.group("after"):
+            continue  # glued to letters: "3rd", "p95", "EC2" (not a power: "0.4385²")
         num, cur, after = m.group("num"), (m.group("cur") or "").strip(), m.group("after") or ""
         scale = (m.group("scale") or "").strip().lower()
         value = float(num.replace(",", ""))
@@ -397,3 +397,13 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
         return False  # a whole count is not truncated: "2" is not true of 3
     return q.kind in ("digits", "words") and v - 2 * q.tol - 1e-9 <= x <= v  # "… two sixty-six" of 51,266.60
 
+
+def as_percent(q: Quantity) -> Quantity | None:
+    """A fraction printed by a program ("0.4712", "-0.5691", "4.800260": three or more decimals, no
+    unit) read as the percentage it is (47.12 %), or None."""
+    if q.unit != "count" or q.kind != "digits" or abs(q.value) >= 20:
+        return None
+    digits = re.search(r"\.(\d+)", q.text)
+    if digits is None or len(digits.group(1)) < 3:
+        return None
+    return Quantity(q.value * 100, "pct", q.text, q.start, q.end, q.tol * 100, q.hedge, q.sign, q.kind)

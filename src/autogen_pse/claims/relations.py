@@ -11,6 +11,7 @@ from .lexicon import NEAR_WORDS, NEGATIONS, tokens
 from .model import Finding, Status
 from .patterns import (
     _CLAUSE,
+    _GLOBAL_NEAR,
     _LIST_SEP,
     _OBJECT_GAP,
     _OBJECT_WORDS,
@@ -241,6 +242,8 @@ class Relations(Ranks, Figures):
                 clause_ents = [x.entity for x in clause]
                 plural = re.search(r"\b(?:positions|holdings|stocks|names|shares|companies)\b", text, re.IGNORECASE)
                 guessed = [self._entity_for(text, m.start(), mentions, scope)] if not mentions and not plural else []
+                if guessed == [None] and not _GLOBAL_NEAR.search(text):
+                    guessed = []  # "the worst hole you fell into": no holding, nor the whole, is said to fall
                 ents = clause_ents or guessed  # "Positions showing a loss": some of them, none named
                 for entity in ents:
                     facts = [
@@ -277,6 +280,10 @@ class Relations(Ranks, Figures):
             near = {m.entity for m in mentions if lo <= m.start < hi} | {entity}
             near |= {e for n in list(near) for e in self.catalogue.sharing.get(n or "", ())}
             pool = [x for x in self.ev.dates if x.entity in near] if entity else []
+            if entity is not None and entity not in scope and not any(lo <= m.start < hi for m in mentions):
+                # "since 2015; currently at Brightline": the whole record's, from its first start
+                starts = [x for x in self.ev.dates if x.metric == "start"]
+                pool += [x for x in self.ev.dates if x.entity is None] + sorted(starts, key=lambda x: x.value)[:1]
             own = max((c.end() for c in _CLAUSE_SEP.finditer(text, 0, d.start)), default=0)
             alone = len(d.value) == 4 and not mentions and not _RANGE_ON.match(text, d.end)
             paren = text[d.start - 1 : d.start] == "(" and text[d.end : d.end + 1] == ")"

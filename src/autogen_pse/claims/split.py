@@ -20,6 +20,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _NUMBERED_CAPS = re.compile(
     r"^\s*(?P<level>)(?:\d{1,2}|[IVX]{1,4})[.)]\s+(?:\*\*)?([A-Z][A-Z &/,'-]{2,60}?)(?:\*\*)?:?\s*$"
 )
+_FOOTNOTE_DEFINITION = re.compile(r"^ {0,3}\[\^\w+\]:")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|\d{1,2}[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
@@ -304,6 +305,12 @@ def _split_units(text: str) -> list[Unit]:
             flush_paragraph()
             prev_blank = True
             header, fixed_header = [], []
+            continue
+        if _FOOTNOTE_DEFINITION.match(line):  # "[^3]: …": a note of its own, of no entry above it
+            flush_paragraph()
+            headings, section, bullets, lead_line = [(2, "Notes")], "notes", [], ""
+            para_lines.append(i)
+            prev_blank = False
             continue
         h = _HEADING.match(line) or _NUMBERED_CAPS.match(line)  # "## Summary", "2. SUMMARY"
         if h:

@@ -75,6 +75,7 @@ _CONTACT_LINE = re.compile(
     rf"{_REACH}[^·|\n]{{0,40}}[·|•][^\n]*(?:github|gitlab|linkedin)|(?:github|gitlab|linkedin)[^\n]*[·|•][^·|\n]{{0,40}}{_REACH}",
     re.IGNORECASE,
 )
+_LINK_TEXT_END = re.compile(r"[\w ]{0,20}\](?:\s*[\[(]|\s*$)")
 _PROFILE_KEY = re.compile(r"\b(?:network|profiles?|platform|site)\s*:\s*$", re.IGNORECASE)
 
 class Verifier(Relations, Statements):
@@ -282,7 +283,9 @@ class Verifier(Relations, Statements):
             link = re.match(rf"\s*[:|]?\s*(?:https?://)?(?:www\.)?{re.escape(m.text.lower())}\.", text[m.end :].lower())
             labelled = (is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
                         or bool(_PROFILE_KEY.search(text, 0, m.start))  # JSON Resume: "network": "GitHub"
-                        or bool(_CONTACT_LINE.search(text)))  # "📧 email · 🐙 github · 📞 +44 …": where to reach her
+                        or bool(_CONTACT_LINE.search(text))  # "📧 email · 🐙 github · 📞 +44 …": where to reach her
+                        or (text[m.start - 1 : m.start] == "[" and bool(_LINK_TEXT_END.match(text, m.end))))
+                        # "Code: [GitHub profile][gh]": the text of a link to a profile
             if known is not None and not known.in_sources and not _says_absent(text, lo, hi) and not link \
                     and not labelled:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
