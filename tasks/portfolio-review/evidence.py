@@ -101,6 +101,7 @@ def _value(facts: dict[str, Fact], fid: str) -> float:
 def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None:
     """Figures people compute from the facts: multiples, distances to the rule levels, gain shares."""
     stop = _value(facts, "rules.stop_loss_pct")
+    long_held = _value(facts, "rules.long_held_loss_pct")
     cap = _value(facts, "rules.max_position_weight_pct")
     total_pnl = _value(facts, "total_pnl")
     add = ev.facts.append
@@ -121,6 +122,11 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
         derive("stop_price", "stop_price", stop_price, "money", f"{stop_price:,.2f} per unit")
         derive("stop_price_gap", "stop_distance", close - stop_price, "money",
                f"{close - stop_price:,.2f} per unit to the stop price")  # fmt: skip
+        cushion = (close - stop_price) / close * 100  # "Apple would have to fall 86 % to reach its stop"
+        derive("stop_cushion_pct", "stop_distance", cushion, "pct", f"{cushion:.1f}% fall from the close to the stop")
+        long_price = paid * (1 + long_held / 100)  # "the long-held-loss line sits at $623.70"
+        derive("long_held_price", "long_held_price", long_price, "money",
+               f"{long_price:,.2f} per unit (long-held-loss level)")  # fmt: skip
         if close > paid:  # "like 80%+ of whatever you trim is gain": the share of a sale's proceeds that is gain
             in_value = (1 - paid / close) * 100
             derive("gain_in_value_pct", "gain_in_value", in_value, "pct", f"{in_value:.1f}% of its value is gain")

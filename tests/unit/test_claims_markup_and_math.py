@@ -1,12 +1,14 @@
-"""Layouts the blind batches zf and zg brought (a model's answer with its working in TeX math, a
-teacher's walkthrough with HHI worked by hand, newswire shorthand; a CV pasted with its tracked
-changes and reviewers' comments, a press-release bio with placeholders, a CV with footnotes and
-reference links): each read right when faithful and still contradicted when one fact is changed."""
+"""Layouts the blind batches zf, zg and zh brought (a model's answer with its working in TeX math, a
+teacher's walkthrough with HHI worked by hand, newswire shorthand, a legal-style letter in clauses,
+a text-message thread; a CV pasted with its tracked changes and reviewers' comments, a press-release
+bio with placeholders, a CV with footnotes and reference links, a GitHub CV of collapsible blocks):
+each read right when faithful and still contradicted when one fact is changed."""
 
 from __future__ import annotations
 
 import pytest
 
+from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.mathtext import plain_math, read_math
 from tests.claims_support import assert_pair, statuses
@@ -63,6 +65,31 @@ def test_math_spans_are_found_and_amounts_are_left_alone() -> None:
         # a direction with no holding and no whole is no claim; the whole's is
         ("One measures the wiggle; the other measures the worst hole you fell into.",
          "Overall, the portfolio fell over the period."),
+        # the number of holdings, said with a verb of having
+        ("The portfolio has five holdings.", "The Portfolio consists of seven holdings."),
+        ("So the book behaves like it has 3-and-a-bit equal positions rather than 5.", "You own 7 stocks."),
+        # a chat export: each message a claim of its own, its time and sender no claim
+        ("[01/03/2010, 19:10] Tom Reyes (IFA): Hi Priya! Yes just finished\n"
+         "[01/03/2010, 19:11] Priya Shah: nice\n"
+         "[01/03/2010, 19:14] Tom Reyes (IFA): AAPL - too big. 43.85% of the portfolio, cap is 30\n",
+         "[01/03/2010, 19:10] Tom Reyes (IFA): Hi Priya! Yes just finished\n"
+         "[01/03/2010, 19:11] Priya Shah: nice\n"
+         "[01/03/2010, 19:14] Tom Reyes (IFA): AAPL - too big. 48.35% of the portfolio, cap is 30\n"),
+        # a letter in clauses: references to schedules and clauses are no figures; a tag names a figure's holding
+        ("3.3 The composition of the Portfolio, by Holding, is set out in Schedule 1.",
+         "3.3 The composition of the Portfolio, by Holding, is set out in Schedule 1, including the Oracle Holding."),
+        ("4.2 Annualised volatility ranges from 23.50% (the IBM Holding) to 48.04% (the AMZN Holding).",
+         "4.2 Annualised volatility ranges from 23.50% (the IBM Holding) to 44.04% (the AMZN Holding)."),
+        ("3.2 The Portfolio carries an unrealised gain of USD 51,266.60, equivalent to 67.55% of total Cost Basis.",
+         "3.2 The Portfolio carries an unrealised gain of USD 51,266.60, equivalent to 76.55% of total Cost Basis."),
+        ("(b) Its Holding Period (851 days) exceeds 730 days.", "(b) Its Holding Period (815 days) exceeds 730 days."),
+        # a rule's definition is of no holding; the levels people compute from the rules are facts
+        ("**Long-held loss** — held for 730 days or more and down 10% or more.",
+         "**Long-held loss** — Google has been held for 730 days or more and is up 10% or more."),
+        ("| Symbol | Stop price | Long-held-loss price | Cushion to stop |\n|---|---|---|---|\n"
+         "| GOOG | 554.40 | 623.70 | ≈ 1% |\n| AAPL | 30.76 | 34.61 | ≈ 86% |\n",
+         "| Symbol | Stop price | Long-held-loss price | Cushion to stop |\n|---|---|---|---|\n"
+         "| GOOG | 554.40 | 632.70 | ≈ 1% |\n| AAPL | 30.76 | 34.61 | ≈ 86% |\n"),
     ],
 )
 def test_math_and_worked_figures(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
@@ -121,3 +148,18 @@ def test_a_footnote_is_read_as_a_note_of_its_own(resume_verifier: Verifier) -> N
             "[^1]: First job at Copperleaf Studio in Leeds from September 2015.\n")
     notes = [c for c in build_ledger(text, resume_verifier).claims if c.text.startswith("[^1]")]
     assert notes and notes[0].section == "notes"
+
+
+def test_a_github_cv_of_collapsible_blocks_keeps_its_entries(resume_checker: Checker) -> None:
+    """Markdown with HTML blocks in it ("<details><summary>Employer — Title — 2020 → present</summary>")
+    is still Markdown: its sections, entries and date ranges are read."""
+    cv = ("# Elena Marsh\n\n## Experience\n\n<details>\n"
+          "<summary>Brightline Payments Ltd — Senior Backend Engineer — 2020 → present</summary>\n\n"
+          "* Idempotent payments API in Go, 1,200 requests/second at peak\n"
+          "* Monthly cloud spend cut 35%, or $420k a year\n\n</details>\n\n"
+          "<details>\n<summary>Harbourside Logistics GmbH — Backend Engineer — 2017 → 2020</summary>\n\n"
+          "* p95 latency down 60% (Redis caching, PostgreSQL tuning)\n\n</details>\n")
+    failing = {r.name for r in resume_checker.check(cv) if not r.ok and r.severity == "error"}
+    assert not failing & {"employers", "titles", "entries", "claims"}, failing
+    invented = cv.replace("Senior Backend Engineer — 2020", "Staff Backend Engineer — 2020")
+    assert "titles" in {r.name for r in resume_checker.check(invented) if not r.ok}

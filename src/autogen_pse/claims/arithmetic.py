@@ -24,7 +24,7 @@ _OPS: dict[str, Callable[[float, float], float]] = {
     "+": operator.add, "-": operator.sub, "−": operator.sub, "–": operator.sub,
 }  # fmt: skip
 _OPERATOR = re.compile(r"\s*([×x*·/÷+−–-])\s*")
-_EQUALS = re.compile(r"\s*(?:=|≈|~=|≃)\s*")
+_EQUALS = re.compile(r"\s*[)⌉⌋]?\s*(?:=|≈|~=|≃)\s*[(⌈⌊]?\s*")  # "⌈17,607.87 / 223.02⌉ = 79"
 _POWER = re.compile(r"[²³]|\^[23]\b")
 # a variable of a formula beside the figure: one letter or a short capitalised symbol ("MV", "HHI")
 _SYMBOL = r"(?:\b[a-zA-Z]|\b[A-Z]{2,4}|[σμπ])"
@@ -36,7 +36,8 @@ _WORKING = re.compile(
     r"recompute)\b",
     re.IGNORECASE,
 )
-_ROUNDED = re.compile(r"\s*(?:→|->|≈|~|, or|, i\.e\.)\s*")
+_ROUNDED = re.compile(r"\s*(?:→|->|≈|~|, or|, i\.e\.|[⌉⌋]\s*=)\s*")
+_CONSTANTS = {1, 100, 12, 52, 365, 365.25}  # one, per cent, months, weeks and days of a year
 _WRONG_BY = 0.02  # a result this far (relative) from the computation is wrong, not rounded
 
 
@@ -111,8 +112,11 @@ def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
     return out
 
 
-def _source(q: Quantity, facts: Sequence[FactValue]) -> FactValue | None:
-    """The fact an operand is: its value, or the percentage a printed fraction is ("0.4385" of 43.85 %)."""
+def _source(q: Quantity, facts: Sequence[FactValue]) -> FactValue | Quantity | None:
+    """The fact an operand is: its value, or the percentage a printed fraction is ("0.4385" of 43.85 %);
+    the operand itself when it is a constant ("28.80 / 39.81 - 1", "3,712 / 365.25")."""
+    if q.unit == "count" and q.value in _CONSTANTS:
+        return q
     ratio = as_percent(q)
     return next(
         (
@@ -169,7 +173,7 @@ def check_computations(
         if any(matches(r, v, signed=False) or abs(abs(v) - abs(r.value)) <= abs(r.value) * 0.005 for v in candidates):
             if all(f is not None for f in sourced):
                 used.add(c.result)
-                ids = [f.id for f in sourced if f is not None]
+                ids = [f.id for f in sourced if isinstance(f, FactValue)]
                 out.append(Finding(kind="figure", text=r.text, status=Status.SUPPORTED, evidence=ids[:3],
                                    note=f"computed from {', '.join(ids[:3])}"))  # fmt: skip
                 after = c.result + 1  # "≈ 78.95 → 79 whole shares": the result rounded

@@ -101,7 +101,9 @@ class Binding(VerifierState):
             (
                 m
                 for m in mentions
-                if re.fullmatch(r"[^\w(]{0,3}\(\s*", text[end or pos : m.start]) and re.match(r"\s*\)", text[m.end :])
+                if re.fullmatch(r"[^\w(]{0,3}\(\s*(?:the\s+)?", text[end or pos : m.start])
+                # "48 % (the AMZN Holding)"
+                and re.match(r"\s*(?:holding|position|shares|stock)?\s*\)", text[m.end :], re.I)
             ),
             None,
         )

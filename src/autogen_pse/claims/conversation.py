@@ -89,3 +89,23 @@ def speaker_labels(text: str) -> str:
         return text
     return _SPEAKER.sub(lambda m: m.group(1) + " " * len(m.group(2)) if (m.group(3) or m.group(4)) in speakers
                         else m.group(0), text)
+
+
+# a message of an exported chat or text thread: "[01/03/2010, 19:10] Tom Reyes (IFA): …", "10:31 Sandra
+# (advisor): …", "1 Mar 2010 20:40 — Adviser (Chris): …", "[08:10] Adviser (Anita): …"
+_MESSAGE = re.compile(
+    r"^([ \t]*)(\[?(?:\d{1,2}[/.]\d{1,2}[/.]\d{2,4},?[ \t]*|\d{1,2}[ \t]+[A-Z][a-z]{2,8}\.?[ \t]+\d{4},?[ \t]+)?"
+    r"\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*[AaPp]\.?[Mm]\.?)?\]?[ \t]*(?:[-—–][ \t]*)?"
+    r"(?:[A-Z][\w.'’-]*(?:[ \t][A-Z][\w.'’-]*){0,2}|[Mm]e)(?:[ \t]*\([^()\n]{1,30}\))?:)(?=[ \t])",
+    re.M,
+)
+
+
+def chat_messages(text: str) -> str:
+    """An exported chat's messages (three or more lines opening with a time and a sender) made one
+    list item each, their time and sender blanked: who sent a message at what time is no claim, and
+    a message is a claim of its own even with no full stop."""
+    if len(_MESSAGE.findall(text)) < 3:
+        return text
+    return _MESSAGE.sub(lambda m: m.group(1) + "-" + " " * (len(m.group(2)) - 1), text)
+

@@ -150,7 +150,11 @@ class Counts(VerifierState):
             elif everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
                 rule = everything  # "of the five holdings, three …": the total
             if rule is None:
-                if everything is None or q.value == 1 or not re.search(r"\b(?:the|all|our|these|its)\s*$", before):
+                if everything is None or q.value == 1 or text[q.end : q.end + 1] == "-" or not re.search(
+                    # "the five holdings", "has seven holdings" (not "3-and-a-bit positions")
+                    r"\b(?:the|all|our|these|its|your|my|has|have|holds?|owns?|consists\s+of|across|comprises|contains)\s*$",
+                    before,
+                ):
                     continue
                 rule = everything
             out.append(self._count_finding(f"{q.text} {noun.group(0)}", int(q.value), rule, q.hedge))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from ..hooks import CheckResult
-from .conversation import is_email_thread, speaker_labels
+from .conversation import chat_messages, is_email_thread, speaker_labels
 
 # ("<br>" is not one: Markdown table cells break their lines with it)
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|section|article|span|body|html)\b[^>]*>", re.I)
@@ -100,9 +100,15 @@ def relined(result: CheckResult, reading: Reading, original: str) -> CheckResult
     )
 
 
+_MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.M)
+
+
 def is_html(text: str) -> bool:
+    """A web page, not Markdown with some HTML in it (GitHub's "<details>" blocks under "## Experience")."""
     head = text.lstrip()[:200].lower()
-    return head.startswith(("<!doctype", "<html")) or len(_HTML_BLOCK.findall(text)) >= 4
+    if head.startswith(("<!doctype", "<html")):
+        return True
+    return len(_HTML_BLOCK.findall(text)) >= 4 and len(_MARKDOWN_HEADING.findall(text)) < 2
 
 
 def is_latex(text: str) -> bool:
@@ -219,9 +225,13 @@ _FORM_LIMIT = re.compile(
     r"\((?:max(?:imum)?|min(?:imum)?|up to|at most|at least)\.?\s+\d+(?:\s+(?:words|characters|chars))?\)", re.I
 )
 _ERA_YEAR = re.compile(r"\b(?:Heisei|Reiwa|Showa|Shōwa)\s+\d{1,2}\b")
-# "[gh]: https://github.com/…": a reference link's target; "(see note 3)", "footnote 2": a cross-reference
+# "[gh]: https://github.com/…": a reference link's target; "(see note 3)", "footnote 2", "Schedule 1",
+# "clause 4.2(b)": a cross-reference
 _LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]^\n]{1,40}\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?$", re.M)
-_NOTE_REFERENCE = re.compile(r"\b(?:foot)?notes?\s+\d{1,2}(?:\s*(?:and|&|,)\s*\d{1,2})*\b", re.I)
+_NOTE_REFERENCE = re.compile(
+    r"\b(?:[Nn]otes?|[Ff]ootnotes?|[Ss]chedules?|[Aa]nnex(?:es)?|[Aa]ppendix|[Ee]xhibits?|[Cc]lauses?|§)\s*"
+    r"(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b)(?:\s*(?:and|&|,)\s*(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b))*(?:\([a-z]\)|\b)"
+)
 _FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
@@ -318,7 +328,7 @@ def tidy(text: str) -> str:
     markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
     property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
     blanked or made plain, every line keeping its length."""
-    text = speaker_labels(_plain_text_art(_json_as_yaml(text)))
+    text = speaker_labels(chat_messages(_plain_text_art(_json_as_yaml(text))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = _tracked_changes(text)

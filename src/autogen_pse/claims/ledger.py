@@ -100,7 +100,9 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
                 scope,
                 row=row,
                 columns=columns,
-                carried=[e for e in carried if e not in scope],
+                # the paragraph's last subject, unless it is the context's own ("**Apple.** … Apple's
+                # success … The rules allow trimming …": Apple, not a holding named before it)
+                carried=[e for e in carried if e not in scope] if not (carried and carried[-1] in scope) else [],
                 projected=unit.kind == "row" and table_is_projection(artifact, unit.start),
             )
         claims.append(claim)

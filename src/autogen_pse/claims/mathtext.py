@@ -25,7 +25,7 @@ _SYMBOLS = {
     "times": "×", "cdot": "·", "div": "÷", "approx": "≈", "sim": "~", "simeq": "≃", "le": "≤", "leq": "≤",
     "leqslant": "≤", "ge": "≥", "geq": "≥", "geqslant": "≥", "ne": "≠", "neq": "≠", "lt": "<", "gt": ">",
     "to": "→", "rightarrow": "→", "Rightarrow": "⇒", "implies": "⇒", "longrightarrow": "→", "mapsto": "→",
-    "pm": "±", "sum": "Σ", "prod": "Π", "ldots": "…", "dots": "…", "cdots": "…", "infty": "∞", "percent": "%",
+    "pm": "±", "ldots": "…", "dots": "…", "cdots": "…", "infty": "∞", "percent": "%",
     "sigma": "σ", "mu": "μ", "Delta": "Δ", "delta": "δ", "alpha": "α", "beta": "β", "lceil": "⌈", "rceil": "⌉",
     "lfloor": "⌊", "rfloor": "⌋", "in": "∈", "cap": "∩", "cup": "∪", "land": "and", "lor": "or", "neg": "not",
 }  # fmt: skip
@@ -148,6 +148,11 @@ class _Reader:
                 self.at += 1
                 return f"{body} ({self.argument()})"  # "\underbrace{79 \times 223.02}_{\text{AAPL trim}}"
             return body
+        if name in ("sum", "prod"):  # "\sum_{i=1}^{5}": its bounds are no figures ("Σ" would read as a σ)
+            while self.tex.startswith(("_", "^"), self.at):
+                self.at += 1
+                self.argument()
+            return " ∑ " if name == "sum" else " ∏ "
         if name in ("begin", "end"):
             self.argument()  # "\begin{aligned}": its name
             return " "

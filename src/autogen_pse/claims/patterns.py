@@ -204,6 +204,10 @@ _GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or mo
     r"\b(?:no|any|each|every)\s+(?:single\s+)?(?:holding|position|stock|name|share)s?\s+(?:that\b|which\b|"
     r"may\b|must\b|should\b|shall\b|can\b|is\b|down\b|up\b|held\b|owned\b|above\b|below\b|over\b|under\b)"
     r"|\ba\s+(?:holding|position|stock)\b[^.;]{0,60}\b(?:or more|or longer|or worse|at least)\b"
+    r"|\ba\s+(?:holding|position|stock|share)\s+(?:whose|(?:that|which)\s+(?:falls|drops|loses|is\s+down|reaches"
+    r"|exceeds|breaches|is\s+held|has\s+been\s+held)\b)"  # "a holding whose loss reaches −20 %"
+    # "**Long-held loss** — held for 730 days or more and down 10% or more": a rule's definition, of no holding
+    r"|(?:^|[—:–]\s*)(?:held|down|up|above|below|fallen|a\s+loss|a\s+fall)\b[^.;]{0,60}\bor\s+(?:more|longer|worse)\b"
     r"|^\W*(?:your|our|my|the)\s+(?:rules|rule\s*book|limits)\s*(?:are\s*)?:"
     r"|\b(?:the|our|your|this|that|first|second|third)\s+(?:\w+\s+)?rule\s+"
     r"(?:covers|says|applies|means|concerns|is\s+about)\b"  # "your rules: 30% cap, -20% stop, …"

@@ -399,11 +399,11 @@ def _matches_magnitude(q: Quantity, x: float, v: float) -> bool:
 
 
 def as_percent(q: Quantity) -> Quantity | None:
-    """A fraction printed by a program ("0.4712", "-0.5691", "4.800260": three or more decimals, no
-    unit) read as the percentage it is (47.12 %), or None."""
+    """A fraction printed by a program ("0.4712", "-0.5691", "4.800260": three or more decimals, or
+    two below one: "max_position_weight = 0.30"; no unit) read as the percentage it is (47.12 %), or None."""
     if q.unit != "count" or q.kind != "digits" or abs(q.value) >= 20:
         return None
     digits = re.search(r"\.(\d+)", q.text)
-    if digits is None or len(digits.group(1)) < 3:
+    if digits is None or len(digits.group(1)) < (2 if abs(q.value) < 1 else 3):
         return None
     return Quantity(q.value * 100, "pct", q.text, q.start, q.end, q.tol * 100, q.hedge, q.sign, q.kind)

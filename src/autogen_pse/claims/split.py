@@ -26,7 +26,8 @@ _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
 _SALUTATION = re.compile(
     r"^(?:(?:with\s+)?(?:best|kind|warm|many)?\s*(?:regards|wishes|thanks)|thanks|thank you|cheers|sincerely|"
-    r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hello|good (?:morning|afternoon)"
+    r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hiya|hey|hello"
+    r"|(?:good )?(?:morning|afternoon|evening)"
     r"|hola|querid[oa]|estimad[oa]|un abrazo|saludos|atentamente|cordialmente|bonjour|cordialement|hallo|ciao)"
     r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$",
     re.IGNORECASE,
@@ -45,7 +46,7 @@ _SECTION_LABEL = re.compile(  # a bold label that opens a section of its own, no
     r"qualifications|languages|interests|awards|publications|projects|summary|profile|experience)",
     re.IGNORECASE,
 )
-_GREETING = re.compile(r"^(?:dear|hi|hello|good (?:morning|afternoon))\b", re.IGNORECASE)
+_GREETING = re.compile(r"^(?:dear|hi|hiya|hey|hello|(?:good )?(?:morning|afternoon|evening))\b", re.IGNORECASE)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
@@ -402,7 +403,8 @@ def _split_units(text: str) -> list[Unit]:
             )
             paragraph += 1
             for sent, s, e in _sentences(body, base + body_start):
-                units.append(Unit(sent, s, e, i + 1, "bullet", section, list(ctx), paragraph=paragraph))
+                kind = "heading" if _GREETING.match(sent) and _SALUTATION.match(sent) else "bullet"  # "- Hi Priya!"
+                units.append(Unit(sent, s, e, i + 1, kind, section, list(ctx), paragraph=paragraph))
             bullets.append((indent, lead.group(2) if lead else body))
             prev_blank = False
             continue

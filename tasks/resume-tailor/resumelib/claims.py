@@ -521,6 +521,9 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
             out.append(Claim("titles", part, i + 1, ok, "" if ok else "a job title the CV never gives"))
 
 
+_HTML_TAG = re.compile(r"</?(?:details|summary|div|span|p|br|b|strong|em|i|sub|sup|small)\b[^<>]*>", re.I)
+
+
 def analyse(artifact: str, model: CvModel) -> Analysis:
     """Every claim of ``artifact`` with its grounding, and the artifact's sections and entries. A CV
     written as JSON Resume data is read as the Markdown CV it stands for, its lines mapped back."""
@@ -537,7 +540,9 @@ def analyse(artifact: str, model: CvModel) -> Analysis:
 def _analyse(artifact: str, model: CvModel) -> Analysis:
     # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
     # entry heads and bullets; "MSc … @ University of Leeds" as "at"
-    lines = [re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", line)) for line in mend(artifact).splitlines()]
+    # "<summary>Brightline … — 2020 → present</summary>": a GitHub CV's collapsible entry, read without its tags
+    lines = [re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
+             for line in mend(artifact).splitlines()]
     sections = split_sections(lines)
     claims: list[Claim] = []
     entries: list[OutEntry] = []

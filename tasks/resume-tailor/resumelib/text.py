@@ -119,7 +119,7 @@ _ONE = (
 _SHORT = r"(?:0?[1-9]|1[0-2])/\d\d(?!\d)"  # "03/20–now": a two-digit year, only as a range's end
 _NOW = r"(?:present|current|now|today|ongoing)"
 DATE_RE = re.compile(
-    rf"(?<![\w$€£¥.,/-])(?:(?P<a>{_ONE}|{_SHORT})\s*(?:–|—|-|\bto\b|\buntil\b|\btill\b)\s*"
+    rf"(?<![\w$€£¥.,/-])(?:(?P<a>{_ONE}|{_SHORT})\s*(?:–|—|-|→|->|\bto\b|\buntil\b|\btill\b)\s*"
     rf"(?P<b>{_ONE}|{_SHORT}|{_NOW}\b)"
     rf"|(?P<s>{_ONE}))(?![\w%/]|[.,]\d)",
     re.IGNORECASE,
