@@ -65,6 +65,19 @@ def test_math_spans_are_found_and_amounts_are_left_alone() -> None:
         # a direction with no holding and no whole is no claim; the whole's is
         ("One measures the wiggle; the other measures the worst hole you fell into.",
          "Overall, the portfolio fell over the period."),
+        # working in brackets after the figure it gives
+        ("Combined, the two are about 31% of the portfolio (17.62% + 13.59%).",
+         "Combined, the two are about 35% of the portfolio (17.62% + 13.59%)."),
+        ("Between them they're ~31% of the portfolio (17.62 + 13.59 = 31.21%).",
+         "Between them they're ~35% of the portfolio (17.62 + 13.59 = 31.21%)."),
+        # "worth of stock" after an amount is an amount of shares, not the holding's value
+        ("Apple is 13.85 points above the cap, which is $17,607.87 worth of stock; in whole shares, 79.",
+         "Apple is worth $17,607.87."),
+        # a chat thread: a message about "it" is about the holding of the messages before it
+        ("10:40 Sandra (advisor): Google: down 19.2%, held since Nov 2007\n10:41 Me: ok\n"
+         "10:41 Sandra (advisor): Not at the stop tho (-19.2 vs -20)\n",
+         "10:40 Sandra (advisor): Google: down 19.2%, held since Nov 2007\n10:41 Me: ok\n"
+         "10:41 Sandra (advisor): Not at the stop tho (-21.2 vs -20)\n"),
         # the number of holdings, said with a verb of having
         ("The portfolio has five holdings.", "The Portfolio consists of seven holdings."),
         ("So the book behaves like it has 3-and-a-bit equal positions rather than 5.", "You own 7 stocks."),

@@ -36,6 +36,9 @@ _WORKING = re.compile(
     r"recompute)\b",
     re.IGNORECASE,
 )
+# "31% (17.62% + 13.59%)", "31% of the portfolio (= …)": the working in brackets right after its result
+_OPENS = re.compile(r"[^\S\n]*(?:[A-Za-z][A-Za-z' ]{0,30})?\([^\S\n]*(?:=[^\S\n]*)?")
+_CLOSES = re.compile(r"[^\S\n]*\)")
 _ROUNDED = re.compile(r"\s*(?:→|->|≈|~|, or|, i\.e\.|[⌉⌋]\s*=)\s*")
 _CONSTANTS = {1, 100, 12, 52, 365, 365.25}  # one, per cent, months, weeks and days of a year
 _WRONG_BY = 0.02  # a result this far (relative) from the computation is wrong, not rounded
@@ -47,6 +50,7 @@ class Computation:
     operators: list[str]
     result: int | None  # the written result ("= 9,612.50"), if any
     powers: dict[int, int] = field(default_factory=dict)  # "0.4385² = 0.1923": operands squared
+    restated: int | None = None  # "~31% (17.62 + 13.59 = 31.21%)": the figure the bracketed working gives
 
     def value(self, qs: Sequence[Quantity]) -> float | None:
         """The computation's value (× and / before + and −), or None (division by zero)."""
@@ -94,6 +98,11 @@ def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
         if j + 1 < len(qs) and _EQUALS.fullmatch(_after_power(text, qs[j], j in powers, qs[j + 1].start)):
             result = j + 1
         led = bool(_LEADING_OPERATOR.search(text[max(0, qs[i].start - 3) : qs[i].start]))
+        bracketed = operators and i > 0 and _OPENS.fullmatch(text, qs[i - 1].end, qs[i].start) and _CLOSES.match(
+            text, (result if result is not None else j) < len(qs) and qs[result if result is not None else j].end)
+        restated = i - 1 if bracketed else None  # "about 31% (17.62% + 13.59%)": the working after its result
+        if result is None and restated is not None:
+            result, restated = restated, None
         if result is None and (any(op in "-–" for op in operators) or any(qs[k].unit != "count" for k in operands)):
             # "10 – 15 %": a range; "$14.9k / 10% / +$9.1k": a list; unless a result follows
             operators, operands, j = [], [i], i
@@ -105,8 +114,8 @@ def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
             i = result
             continue
         if operators or (result is not None and (led or squared)):
-            out.append(Computation(operands, operators if not led else [], result, squared))
-            i = (result if result is not None else j) + 1
+            out.append(Computation(operands, operators if not led else [], result, squared, restated))
+            i = (max(result, j) if result is not None else j) + 1
         else:
             i += 1
     return out
@@ -168,7 +177,8 @@ def check_computations(
         r = qs[c.result]
         if value is None:
             continue
-        expression = text[qs[c.operands[0]].start : r.end]
+        steps = text[qs[c.operands[0]].start : qs[c.operands[-1]].end]
+        expression = f"{steps} = {r.text}" if c.result < c.operands[0] else text[qs[c.operands[0]].start : r.end]
         candidates = [value, value * 100] if r.unit == "pct" else [value]
         if any(matches(r, v, signed=False) or abs(abs(v) - abs(r.value)) <= abs(r.value) * 0.005 for v in candidates):
             if all(f is not None for f in sourced):
@@ -176,16 +186,21 @@ def check_computations(
                 ids = [f.id for f in sourced if isinstance(f, FactValue)]
                 out.append(Finding(kind="figure", text=r.text, status=Status.SUPPORTED, evidence=ids[:3],
                                    note=f"computed from {', '.join(ids[:3])}"))  # fmt: skip
+                if c.restated is not None and matches(qs[c.restated], r.value, signed=False):
+                    used.add(c.restated)  # "~31% (… = 31.21%)"
+                    out.append(Finding(kind="figure", text=qs[c.restated].text, status=Status.SUPPORTED,
+                                       evidence=ids[:3], note=f"{r.text} rounded"))  # fmt: skip
                 after = c.result + 1  # "≈ 78.95 → 79 whole shares": the result rounded
-                if after < len(qs) and _ROUNDED.fullmatch(text[r.end : qs[after].start]) and \
-                        abs(qs[after].value - r.value) <= max(0.5, abs(r.value) * 0.005):
+                rounded = c.result > c.operands[-1] and after < len(qs) and \
+                    _ROUNDED.fullmatch(text, r.end, qs[after].start)
+                if rounded and abs(qs[after].value - r.value) <= max(0.5, abs(r.value) * 0.005):
                     used.add(after)
                     out.append(Finding(kind="figure", text=qs[after].text, status=Status.SUPPORTED, evidence=ids[:3],
                                        note=f"{r.text} rounded"))  # fmt: skip
         elif all(abs(abs(v) - abs(r.value)) > abs(v) * _WRONG_BY for v in candidates):
             used.add(c.result)
             out.append(Finding(kind="figure", text=r.text, status=Status.CONTRADICTED,
-                               note=f"{expression}: the computation gives {_shown(value)}"))  # fmt: skip
+                               note=f"{expression}: the computation gives {_shown(value, r.unit)}"))  # fmt: skip
     return out
 
 
@@ -208,5 +223,7 @@ def _percents_of(text: str, qs: Sequence[Quantity], used: set[int]) -> list[int]
     return out
 
 
-def _shown(value: float) -> str:
+def _shown(value: float, unit: str = "") -> str:
+    if unit == "pct" and abs(value) <= 1:  # "17.62% + 13.59%" gives 0.3121: 31.21 %
+        return f"{value * 100:.2f} %"
     return f"{value:,.2f}" if abs(value) >= 1 else f"{value:.4g}"

@@ -102,10 +102,11 @@ _MESSAGE = re.compile(
 
 
 def chat_messages(text: str) -> str:
-    """An exported chat's messages (three or more lines opening with a time and a sender) made one
-    list item each, their time and sender blanked: who sent a message at what time is no claim, and
-    a message is a claim of its own even with no full stop."""
+    """An exported chat's messages (three or more lines opening with a time and a sender) with their
+    time and sender blanked: who sent a message at what time is no claim. The indent left marks each
+    message as a line of its own (:func:`.split._line_groups`): a claim even with no full stop, in a
+    thread whose earlier messages say what it is about."""
     if len(_MESSAGE.findall(text)) < 3:
         return text
-    return _MESSAGE.sub(lambda m: m.group(1) + "-" + " " * (len(m.group(2)) - 1), text)
+    return _MESSAGE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 

@@ -111,7 +111,9 @@ def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
             )
         )  # "4.2 Certified Kubernetes …" (an outline number), "💡 Tip: …" (an icon) open a record
         leader = re.search(r"\.{4,}\s*\S+$", prev)  # "MSc Computer Science, Leeds ........ 2015": a row
-        if leader or (starts_record and not re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev)):
+        message = len(lines[i]) - len(cur) >= 8  # a chat's message, its time and sender blanked
+        joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev)
+        if leader or message or (starts_record and not joined):
             groups.append([i])
         else:
             groups[-1].append(i)

@@ -491,7 +491,7 @@ def _known_name(model: CvModel, name: str) -> bool:
 _TARGET_ROLE = re.compile(
     r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?|\b(?:target\s+)?role\s*:"
     r"|\b(?:target|goal|seeking|desired|next)(?:\s+(?:role|position|job))?\s*:"
-    r"|\bposition\s*:|\bapplying\s+to\b|\b(?:subject|re|objective)\s*:|\bapply\s+for\b"
+    r"|\bposition\s*:|\bapplying\s+to\b|\b(?:subject|re|objective|requisition|vacancy)\s*:|\bapply\s+for\b"
     r"|\bfor\s+the\s+[^.]{0,60}\b(?:role|position|post|vacancy|opening)\b",
     re.IGNORECASE,
 )
@@ -506,8 +506,11 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
             or i == next((j for j in range(sec.start, sec.end) if lines[j].strip()), -1)
         ):
             continue
-        if _TARGET_ROLE.search(text):
-            continue  # "Prepared for: Tidewater Financial, Staff Backend Engineer": the job sought, not held
+        company = str(model.job.get("company") or "")
+        if _TARGET_ROLE.search(text) or (company and company.lower() in text.lower()):
+            # "Prepared for: Tidewater Financial, Staff Backend Engineer", "Curriculum Vitae – Staff Backend
+            # Engineer, Payments Platform (Tidewater Financial)": the job sought, not held
+            continue
         if len(text.split()) > 12:
             continue  # a sentence of a cover note: the ledger reads it, a title line is short
         text = re.sub(r"\s*\([^)]*\)", "", text)  # "Senior Backend Engineer (Payments · Platform)"
