@@ -78,6 +78,11 @@ def test_math_spans_are_found_and_amounts_are_left_alone() -> None:
          "10:41 Sandra (advisor): Not at the stop tho (-19.2 vs -20)\n",
          "10:40 Sandra (advisor): Google: down 19.2%, held since Nov 2007\n10:41 Me: ok\n"
          "10:41 Sandra (advisor): Not at the stop tho (-21.2 vs -20)\n"),
+        # "add" in a sum is no purchase; a whole number with a vulgar fraction is one number
+        ("Apple alone is 43.85% of the portfolio; add Google and IBM and the top three come to 76.28%.",
+         "Apple alone is 43.85% of the portfolio; I would add to Google on this weakness."),
+        ("IBM is the calm one: lowest volatility (about 23½ percent a year).",
+         "IBM is the calm one: lowest volatility (about 25½ percent a year)."),
         # the number of holdings, said with a verb of having
         ("The portfolio has five holdings.", "The Portfolio consists of seven holdings."),
         ("So the book behaves like it has 3-and-a-bit equal positions rather than 5.", "You own 7 stocks."),

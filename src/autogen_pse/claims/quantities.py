@@ -81,7 +81,8 @@ _FRACTION_RE = re.compile(
 )
 
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
-_NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<vulgar>[¼½¾⅓⅔⅛⅜⅝⅞])?"  # "23½"
+_VULGAR = {"¼": 0.25, "½": 0.5, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875}
 _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion|grand|[Mm]io)\b)?"
 _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
@@ -240,8 +241,8 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
             continue  # glued to letters: "3rd", "p95", "EC2" (not a power: "0.4385²")
         num, cur, after = m.group("num"), (m.group("cur") or "").strip(), m.group("after") or ""
         scale = (m.group("scale") or "").strip().lower()
-        value = float(num.replace(",", ""))
-        tol = _precision(num)
+        value = float(num.replace(",", "")) + _VULGAR.get(m.group("vulgar") or "", 0.0)
+        tol = _precision(num) if not m.group("vulgar") else 0.125
         mult = _SCALES.get(scale, 1.0)
         if scale == "m" and not cur and not after:
             # "6 m" without a currency is not millions: "(36 m)" in a dashboard is months

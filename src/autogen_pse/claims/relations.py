@@ -41,6 +41,13 @@ _THE_REST = re.compile(r"\b(?:the\s+rest|the\s+others|the\s+other\s+(?:\w+\s+)?(
                        r"[^.;]*$", re.IGNORECASE)
 _PERMITTED = re.compile(r"\b(?:lets?|allows?|permits?)\s+(?:you|us|me|them)\s+(?:to\s+)?$", re.IGNORECASE)
 
+_SUMMED = re.compile(
+    r"\b(?:comes?|came)\s+to\b|\byou\s+get\b|\bin\s+total\b|\btotal(?:s|ling)?\b|\btop\s+(?:three|3|two|2)\b"
+    r"|\b(?:three|two)\s+(?:largest|biggest)\b|\badds?\s+up\b",
+    re.IGNORECASE,
+)
+
+
 class Relations(Ranks, Figures):
     """Actions, flags, directions and dates (a part of the Verifier; ranks in :mod:`.ranks`)."""
 
@@ -83,6 +90,8 @@ class Relations(Ranks, Figures):
                 and not re.search(r"\b(?:allowed|permitted)\b", text[m.end() : m.end() + 40])
             ):
                 continue
+            if re.fullmatch(r"add(?:ing)?", m.group(0), re.IGNORECASE) and _SUMMED.search(text, m.end(), m.end() + 90):
+                continue  # "add Google and IBM and the top three come to 76.28 %": a sum, not a purchase
             owner = next(
                 (x for x in mentions if x.end <= m.start() and re.fullmatch(r"[’'s\s]*", text[x.end : m.start()])), None
             )  # "the Apple trim", "AAPL's sale"
@@ -280,7 +289,10 @@ class Relations(Ranks, Figures):
             near = {m.entity for m in mentions if lo <= m.start < hi} | {entity}
             near |= {e for n in list(near) for e in self.catalogue.sharing.get(n or "", ())}
             pool = [x for x in self.ev.dates if x.entity in near] if entity else []
-            if entity is not None and entity not in scope and not any(lo <= m.start < hi for m in mentions):
+            since = re.search(r"\bsince\s+$", text[max(0, d.start - 8) : d.start], re.IGNORECASE)
+            if entity is not None and entity not in scope and not any(
+                lo <= m.start < (d.start if since else hi) for m in mentions
+            ):  # no entity in the clause, or none before "since 2015" ("Python since 2015, Go at Brightline")
                 # "since 2015; currently at Brightline": the whole record's, from its first start
                 starts = [x for x in self.ev.dates if x.metric == "start"]
                 pool += [x for x in self.ev.dates if x.entity is None] + sorted(starts, key=lambda x: x.value)[:1]
