@@ -177,15 +177,15 @@ def report(task: str, items: list[dict[str, Any]], results: list[dict[str, Any]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", action="append", choices=["portfolio-review", "resume-tailor"])
-    parser.add_argument("--batches", default=",".join(sorted(p.name for p in (CORPUS / "portfolio-review").iterdir()
-                                                              if p.is_dir())))
+    parser.add_argument("--batches", help="comma-separated batch folders (default: every batch of the task)")
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--templates", type=int, default=120, metavar="N",
                         help="also run the template benchmarks on N generated artifacts (0: skip)")
     args = parser.parse_args()
     for task in args.task or ["portfolio-review", "resume-tailor"]:
         verifier, checker = evidence_for(task)
-        batches = args.batches.split(",")
+        batches = args.batches.split(",") if args.batches else sorted(p.name for p in (CORPUS / task).iterdir()
+                                                                       if p.is_dir())
         items = load_corpus(task, batches)
         build_ledger(items[0]["text"], verifier)  # warm caches before timing
         results = [evaluate(item, verifier, checker) for item in items]

@@ -104,6 +104,7 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
     long_held = _value(facts, "rules.long_held_loss_pct")
     cap = _value(facts, "rules.max_position_weight_pct")
     total_pnl = _value(facts, "total_pnl")
+    total_cost = _value(facts, "total_cost")
     add = ev.facts.append
     for s in data["symbols"]:
 
@@ -111,6 +112,8 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
             add(FactValue(id=f"{s}.{key}", entity=s, metric=metric, value=value, unit=unit, display=shown))
 
         cost, pnl = _value(facts, f"{s}.cost_basis"), _value(facts, f"{s}.pnl")
+        cost_weight = cost / total_cost * 100  # "Google is the largest position by cost (36.5 % of the money put in)"
+        derive("cost_weight_pct", "cost_weight", cost_weight, "pct", f"{cost_weight:.2f}% of the total cost")
         multiple = _value(facts, f"{s}.market_value") / cost
         derive("multiple", "multiple", multiple, "multiple", f"{multiple:.2f}x")
         # "returned almost five times its cost": the gain as a multiple of cost

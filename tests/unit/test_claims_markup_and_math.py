@@ -83,6 +83,26 @@ def test_math_spans_are_found_and_amounts_are_left_alone() -> None:
          "Apple alone is 43.85% of the portfolio; I would add to Google on this weakness."),
         ("IBM is the calm one: lowest volatility (about 23½ percent a year).",
          "IBM is the calm one: lowest volatility (about 25½ percent a year)."),
+        # a scholarly text: citations and its reference list are no claims about the portfolio
+        ("Concentration matters (Evans & Archer, 1968; Statman, 1987). Perold and Sharpe (1988) agree "
+         "(Kaminski & Lo, 2014).\n\n## References\n\nStatman, M. (1987). *Journal of Finance, 22*(3), 353–363.\n",
+         "Concentration matters (Evans & Archer, 1968; Statman, 1987). Perold and Sharpe (1988) agree "
+         "(Kaminski & Lo, 2014). Apple was bought in 2003.\n"),
+        # a table of the writer's scores: the scores are judgements, its verdicts are claims
+        ("## Decision matrix (scores out of 10 — my judgement)\n\n| Criterion | AAPL | AMZN | IBM |\n|---|---|---|---|\n"
+         "| Return | 10 | 9 | 7 |\n| **Total (/20)** | **14** | **13** | **15** |\n",
+         "| Symbol | Return | Risk | Total /20 | Verdict |\n|---|---|---|---|---|\n| MSFT | 1 | 4 | 5 | BUY |\n"),
+        # a holding's figure held to a rule's level
+        ("## Microsoft\n\n- Stop-loss hit: -27.66% vs -20%\n", "## Microsoft\n\n- Stop-loss hit: -22.66% vs -20%\n"),
+        ("## Google\n\n- Not at the stop-loss (-19.16% vs -20%)\n", "## Google\n\n- The stop-loss is -25%.\n"),
+        # weights by cost, and the largest position by cost
+        ("Worth noting: GOOG is the largest position *by cost* ($27,720) but only the second-largest by value.",
+         "Worth noting: MSFT is the largest position *by cost* ($23,886)."),
+        ("| Holding | Cost | Share of cost |\n|---|---|---|\n| Google | $27,720.00 | 36.5% |\n",
+         "| Holding | Cost | Share of cost |\n|---|---|---|\n| Google | $27,720.00 | 31.5% |\n"),
+        # a rule stated of any holding
+        ("BUY is forbidden for an overweight holding. The policy caps any single position at 30% of value.",
+         "BUY is forbidden for Apple. The policy caps Apple at 30% of value."),
         # the number of holdings, said with a verb of having
         ("The portfolio has five holdings.", "The Portfolio consists of seven holdings."),
         ("So the book behaves like it has 3-and-a-bit equal positions rather than 5.", "You own 7 stocks."),
@@ -150,6 +170,17 @@ def test_constants_of_formulas_are_no_claims(portfolio_verifier: Verifier, text:
         # a profile link's text names where her code is, not a skill; a tool list's link is a skill
         ("Code: [GitHub profile][gh]\n\n[gh]: https://github.com/elena-marsh-example\n",
          "- Tools: [GitHub](https://github.com), Jenkins, Gradle\n"),
+        # a recruiter's scorecard: ratings are judgements, the evidence beside them is checked
+        ("| Requirement | Rating | Evidence from CV |\n|---|---|---|\n"
+         "| Payments | 4 | Designed an idempotent payments API in Go handling 1,200 requests per second at peak. |\n"
+         "| Rust / gRPC | 1 | Neither on the CV. |\n",
+         "| Requirement | Rating | Evidence from CV |\n|---|---|---|\n"
+         "| Payments | 4 | Designed an idempotent payments API in Go handling 1,800 requests per second at peak. |\n"),
+        ("Mentoring and code review Score: 4/5 Evidence: mentored a team of 6 engineers.",
+         "Mentoring and code review Score: 4/5 Evidence: mentored a team of 9 engineers."),
+        # a web page's furniture
+        ("Home · About · Projects · Contact\n\nView project →\n\n© 2024 Elena Marsh",
+         "Home · About · Projects · Contact\n\nI joined Brightline in 2019.\n"),
         # "-first" in a compound is no superlative; "since 2015" before the current employer is the career's
         ("She built a correctness-first payments API at Brightline.",
          "She built the fastest payments API at Brightline."),
@@ -181,3 +212,27 @@ def test_a_github_cv_of_collapsible_blocks_keeps_its_entries(resume_checker: Che
     assert not failing & {"employers", "titles", "entries", "claims"}, failing
     invented = cv.replace("Senior Backend Engineer — 2020", "Staff Backend Engineer — 2020")
     assert "titles" in {r.name for r in resume_checker.check(invented) if not r.ok}
+
+
+@pytest.mark.parametrize(
+    "cv",
+    [
+        # an application form's numbered entries, their heads given as fields
+        "## My Experience\n\n**Work experience 1**\n- Job title: Senior Backend Engineer\n"
+        "- Company: Brightline Payments Ltd\n- From: 03/2020 — To: I currently work here\n"
+        "- Role description: Designed an idempotent payments API in Go.\n",
+        # a project spotlight inside an entry is no entry of its own
+        "## Experience\n\n**Senior Backend Engineer** — Brightline Payments Ltd\nManchester, UK · 03/2020 – present\n\n"
+        "**Project spotlight: idempotent payments API**\nI designed an idempotent payments API in Go.\n",
+        # several certifications on one line, with a square bullet between them
+        "## Certifications\n\nAWS Certified Solutions Architect – Associate (2021)  ▪  "
+        "Certified Kubernetes Application Developer (CKAD) (2022)\n",
+        # the job sought, named in a scorecard's table
+        "# Scorecard\n\n| | |\n|---|---|\n| **Role** | Staff Backend Engineer, Payments Platform |\n"
+        "| **Candidate** | Elena Marsh |\n",
+    ],
+)
+def test_cv_layouts_keep_their_entries(resume_checker: Checker, cv: str) -> None:
+    failing = {r.name for r in resume_checker.check(cv) if not r.ok and r.severity == "error"}
+    assert not failing & {"employers", "titles", "entries", "degrees"}, failing
+

@@ -55,7 +55,8 @@ Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approx
 Committee Secretary Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
 Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qualifications Declaration Personal
 Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies Sr Sra Srta
-Due Body Subject Export Exported Eng Dev Mgr Snr Jnr
+Due Body Subject Export Exported Eng Dev Mgr Snr Jnr Score Scores Rating Ratings Scorecard Home Now Skip Menu
+Contents United States Schedule Schedules Clause Clauses Annex Exhibit
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(

@@ -30,6 +30,9 @@ _LEAD = re.compile(
 _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
 
 
+_SCALE_WORD = re.compile(r"\b(?:scores?|scored|rated|ratings?|marks?)\b", re.IGNORECASE)  # "scores out of 10"
+
+
 class Counts(VerifierState):
     """How many entities a count phrase speaks of, against the evidence's sets (a part of the Verifier)."""
 
@@ -55,7 +58,9 @@ class Counts(VerifierState):
             before = text[max(0, q.start - 12) : q.start].lower()
             owned = re.search(r"\b(?:own|hold|have)\s+(?:only\s+|just\s+)?$", before) and re.match(r"\s*(?:[.,;)]|$)",
                                                                                                text[q.end :])
-            if everything is not None and (re.search(r"\bout of\s*$", before) or owned):  # "even though you own 5."
+            scale = _SCALE_WORD.search(text, max(0, q.start - 25), q.start)
+            if everything is not None and not scale and (re.search(r"\bout of\s*$", before) or owned):
+                # "even though you own 5." (not "scores out of 10")
                 used.add(i)
                 out.append(self._count_finding(q.text, int(q.value), everything))
                 continue

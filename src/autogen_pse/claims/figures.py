@@ -35,6 +35,8 @@ _RULE_BEFORE = re.compile(
     re.I,
 )
 _RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)
+_HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s*[-−–+]?\s*[$€£]?\d", re.IGNORECASE)
+_RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
@@ -49,6 +51,9 @@ _COMPARED_PAREN = re.compile(
     r"[\w.&'’ ]{1,30}?\s*\(\s*(?:~|about|around)?\s*$", re.IGNORECASE,
 )
 _RATING = re.compile(r"[\u2580-\u259f★☆●○◉◯■□▪▫]{3,}\s*$")  # "Python ████████░░ 80%": a self-rated level
+# "Score: 4/5", "rated 4 out of 5", "8/10", "★ 4": a judgement on a scale, not a fact of the sources
+_SCORE_BEFORE = re.compile(r"\b(?:score[sd]?|rating|rated|fit|match)\s*[:=]?\s*$", re.IGNORECASE)
+_SCORE_AFTER = re.compile(r"\s*(?:/|out\s+of\s+)(?:5|10|100)\b(?![.,]\d)|\s*(?:stars?\b|★)", re.IGNORECASE)
 # "78.95 rounded up", "I got 78.95 sh and rounded up": the working before a fact's rounding
 _UNROUNDED = re.compile(r"\s*(?:sh|shares?|units?)?\s*(?:and\s+)?(?:I\s+)?rounded\b", re.IGNORECASE)
 _DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
@@ -88,7 +93,9 @@ class Figures(Binding, Derived, Counts):
         if unit in ("minutes", "hours") and not any(f.unit == unit for f in self.ev.facts):
             return Finding(kind="figure", text=q.text, status=Status.NONE,  # "Call lasted about twenty minutes."
                            note=f"{q.text}: the evidence measures nothing in {unit}"), []
-        if _RATING.search(text, max(0, q.start - 30), q.start):
+        if _RATING.search(text, max(0, q.start - 30), q.start) or _SCORE_BEFORE.search(text, max(0, q.start - 12),
+                                                                                        q.start) \
+                or (q.unit == "count" and _SCORE_AFTER.match(text, q.end)):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a rating, not a fact"), []
         if _UNROUNDED.match(text, q.end):
             return Finding(kind="figure", text=q.text, status=Status.NONE,
@@ -105,6 +112,10 @@ class Figures(Binding, Derived, Counts):
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else self._metrics_for(text, q, spans, qs)
+        if metrics and all(m.scope == "global" for m in metrics) and (
+            _HELD_TO.match(text, q.end) or _RULE_HIT.search(text, max(0, q.start - 20), q.start)
+        ):  # "-19.16% vs -20%", "Stop-loss hit: -27.66%": the holding's figure held to the rule's level
+            metrics = []
         if not metrics and prev is not None and prev[1] and _COMPARED_PAREN.match(text, prev[0].end, q.start):
             metrics = prev[1]  # "the most volatile (48.04 %), just ahead of Apple (47.12 %)": the same measure
         if entity is not None:  # words naming a metric this entity has no fact of ("sell the 600 shares")

@@ -232,6 +232,18 @@ _NOTE_REFERENCE = re.compile(
     r"\b(?:[Nn]otes?|[Ff]ootnotes?|[Ss]chedules?|[Aa]nnex(?:es)?|[Aa]ppendix|[Ee]xhibits?|[Cc]lauses?|§)\s*"
     r"(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b)(?:\s*(?:and|&|,)\s*(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b))*(?:\([a-z]\)|\b)"
 )
+# citations of a scholarly text: "(Kaminski & Lo, 2014)", "(Shefrin and Statman, 1985; Odean, 1998)", and in a
+# text that has those, "Perold and Sharpe (1988)": who said it, not a fact of the subject
+_AUTHORS = r"[A-Z][a-z][\w'’-]*(?:(?:,\s*|\s+)(?:&|and)\s+[A-Z][a-z][\w'’-]*|\s+et\s+al\.?)?"
+_CITE = rf"{_AUTHORS},?\s+(?:19|20)\d{{2}}[a-z]?(?:,\s*pp?\.\s*\d+(?:[–-]\d+)?)?"
+_CITATION = re.compile(rf"\((?:see\s+|e\.g\.,?\s+|cf\.\s+)?{_CITE}(?:\s*;\s*{_CITE})*\)")
+_REFERENCES_HEADING = re.compile(r"^[#\s*_]*(?:references|bibliography|works\s+cited|literature)[*_:\s]*$", re.M | re.I)
+_NARRATIVE_CITATION = re.compile(rf"\b{_AUTHORS}\s+\((?:19|20)\d{{2}}[a-z]?\)")
+# a web page's furniture: "© 2024 Elena Marsh", "View project →", "Read more ›"
+_WEB_FURNITURE = re.compile(
+    r"(?:©|\(c\)|\bCopyright)\s*(?:\d{4}(?:\s*[–-]\s*\d{2,4})?)?"
+    r"|\b(?:View|Read|See|Learn)\s+(?:the\s+)?(?:project|more|case\s+study|details|all|post)\s*(?:→|›|»|->)?",
+)
 _FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
@@ -342,6 +354,10 @@ def tidy(text: str) -> str:
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_DEFINITION.sub(lambda m: " " * len(m.group(0)), text)
     text = _NOTE_REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
+    if len(_CITATION.findall(text)) >= 3 or (_CITATION.search(text) and _REFERENCES_HEADING.search(text)):
+        text = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
+        text = _NARRATIVE_CITATION.sub(lambda m: " " * len(m.group(0)), text)
+    text = _WEB_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)

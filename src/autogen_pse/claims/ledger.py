@@ -25,6 +25,7 @@ MAX_LISTED = 8
 _COLUMN_ALIASES = {
     "holding": "symbol", "ticker": "symbol", "stock": "symbol", "position": "symbol", "security": "symbol",
     "company": "symbol", "name": "symbol", "asset": "symbol", "trade": "action", "recommendation": "action",
+    "verdict": "action",
     "proposed action": "action", "quantity": "amount", "size": "amount", "units": "amount", "shares": "amount",
 }  # fmt: skip
 # a short line (or two) with no sentence end is an entry's head ("**3.1 Brightline Payments Ltd, Manchester**
@@ -34,6 +35,15 @@ _BOLD_LEAD = re.compile(r"\W*(?:\*\*|__)\w")
 # a column whose header gives its figures' unit of time ("Held (years)", "t, yrs"): its bare figures are spans
 _SPAN_COLUMN = re.compile(r"(?:\(|,\s*|\bin\s+)(years|yrs|months)\)?$")
 _BARE_FIGURE = re.compile(r"[~≈]?\s*\d+(?:\.\d+)?")
+# a table of the writer's scores ("Decision matrix (scores out of 10)", "| Total /40 |", "Rating (1–5)")
+_SCORE_TABLE = re.compile(
+    r"\b(?:scores?|scoring|scorecard|ratings?|matrix)\b|\(\s*1\s*[–-]\s*(?:5|10)\b|/\s*(?:5|10|20|40|50|100)\b"
+    r"|\bout\s+of\s+(?:5|10)\b",
+    re.IGNORECASE,
+)
+_SCORE = re.compile(r"[\d.]{1,4}(?:\s*/\s*\d{1,3})?|[★☆✪⭐]+")
+_REFERENCE_LIST = re.compile(r"(?:\d+\.?\s*)?(?:references|bibliography|works\s+cited|literature|further\s+reading|"
+                             r"sources\s+cited|citations)", re.IGNORECASE)
 _NOT_CLAIM_COLUMNS = {"priority", "#", "rank", "no", "no.", "step", "order", "n"}
 
 
@@ -49,8 +59,8 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     section = ""
     asked = user_turn_lines(artifact) | quoted_lines(artifact)  # a chat's user turns, an e-mail's quotes
     for n, unit in enumerate(split_units(artifact), start=1):
-        if unit.line in asked:
-            unit.kind = "meta"
+        if unit.line in asked or _REFERENCE_LIST.fullmatch(unit.section):
+            unit.kind = "meta"  # a chat's user turns, an e-mail's quotes; a reference list's entries
         scope = _context_entities(unit, verifier)
         if unit.section != section or unit.kind == "heading":
             section, entry = unit.section, []
@@ -66,8 +76,11 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         )
         row: dict[str, str] | None = None
         columns: list[tuple[str, int, int]] | None = None
+        scored = unit.kind == "row" and bool(_SCORE_TABLE.search(" ".join([*unit.header, *unit.context[-1:]])))
         by_column = _entity_columns(unit, verifier, rewrite)
-        if by_column is not None:  # "| | IBM | AMZN |" over "| Weight | 14.81% | 10.13% |": one entity a column
+        if scored and by_column is not None:
+            unit.kind, text = "meta", unit.text  # "| Return | 10 | 9 |" under "Decision matrix (scores out of 10)"
+        elif by_column is not None:  # "| | IBM | AMZN |" over "| Weight | 14.81% | 10.13% |": one entity a column
             text = by_column
         elif unit.kind == "row":
             row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
@@ -79,8 +92,8 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             text, columns = "", []
             for h, (c, _o) in zip([*unit.header, *[""] * len(unit.cells)], unit.cells, strict=False):
                 name = h.strip().strip("*_").lower()
-                if name in _NOT_CLAIM_COLUMNS:
-                    continue
+                if name in _NOT_CLAIM_COLUMNS or (scored and _SCORE.fullmatch(c.strip(" *_"))):
+                    continue  # a score table's scores are judgements; its names, evidence and verdicts are claims
                 text += " | " if text else ""
                 columns.append((name, len(text), len(text) + len(c)))
                 text += rewrite(c)

@@ -168,6 +168,15 @@ IMPERATIVE_START = re.compile(
 _CLAUSE_BREAK = re.compile(r",\s+(?=(?:which|and|but|so|though|although|while)\b)|;|:\s+(?=[A-Z])|[.!?]\s+|\s+[—–→]\s+")
 
 
+# a clause saying what the sources do not show ("nothing explicit on settlement", "what I can't see from
+# the CV is …"): its words are not claimed
+UNSEEN = re.compile(
+    r"\b(?:nothing\s+explicit|no\s+(?:sign|evidence|mention)\s+of|(?:can't|cannot|can\s+not)\s+see|neither\s+on"
+    r"|not\s+(?:visible|evidenced|shown)|not\s+on\s+(?:the|her|his|my|your)\s+(?:cv|résumé|resume))\b",
+    re.IGNORECASE,
+)
+
+
 def factual_part(text: str, imperatives: bool = True) -> str:
     """``text`` with its advice, plans and questions blanked (same length), leaving the clauses that
     state something: "Google announced a buyback, which could support the price" keeps its first."""
@@ -175,7 +184,9 @@ def factual_part(text: str, imperatives: bool = True) -> str:
     bounds = [0, *[m.end() for m in _CLAUSE_BREAK.finditer(text)], len(text)]
     for a, b in itertools.pairwise(bounds):
         part = text[a:b]
-        if ADVICE.search(part) or (imperatives and IMPERATIVE_START.match(part)) or part.rstrip().endswith("?"):
+        # a short topic before a question is the question's ("Settlement and reconciliation — any exposure?")
+        question = part.rstrip().endswith("?") or (len(part.split()) <= 4 and text[b:].rstrip().endswith("?"))
+        if ADVICE.search(part) or (imperatives and IMPERATIVE_START.match(part)) or question or UNSEEN.search(part):
             out = out[:a] + " " * (b - a) + out[b:]
     return out
 

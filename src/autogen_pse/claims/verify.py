@@ -25,6 +25,7 @@ from .idioms import per_dollar, taken_back, with_one_of
 from .lexicon import (
     ADVICE,
     IMPERATIVE_START,
+    UNSEEN,
     content_words,
     factual_part,
     first_tokens,
@@ -65,7 +66,7 @@ _ABSENT = re.compile(
     r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|n't\s+feature|"
     r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent)|"
     r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?|partial(?:ly)?|"
-    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume))\b|[✘✗❌]",
+    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:on|in))\b|[✘✗❌]",
     re.IGNORECASE,
 )
 
@@ -304,7 +305,7 @@ class Verifier(Relations, Statements):
             )  # fmt: skip
         if not any(f.status is Status.CONTRADICTED for f in findings):
             # in advice, the clauses that state something: "Google announced a buyback, which could …"
-            stated = text if not advice else factual_part(plain, bool(self.ev.imperatives))
+            stated = text if not (advice or UNSEEN.search(plain)) else factual_part(plain, bool(self.ev.imperatives))
             if stated.strip():
                 phrases = [(a, b) for a, b, _m in metric_spans if " " in text[a:b]]  # "acquisition costs": a metric
                 findings += self._statement(stated, found, skip + phrases + [(q.start, q.end) for q in quantities],

@@ -31,6 +31,7 @@ from .structure import (
     ITEM_SECTIONS,
     Block,
     Section,
+    form_heads,
     heading_of,
     is_date_line,
     named_classes,
@@ -42,6 +43,7 @@ from .structure import (
 )
 from .structured import as_markdown
 from .text import (
+    ITEM_SEP,
     PRESENT,
     DateMention,
     clean_inline,
@@ -366,7 +368,7 @@ def entry_parts(text: str) -> list[str]:
         if not re.search(r"\d", text) and not find_degrees(text) and all(len(c.split()) <= 3 for c in cells):
             return []  # "| Degree | Institution | Year |"
         text = ", ".join(c for c in cells if c)
-    listed = [p.strip(" ,") for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip(" ,")]
+    listed = [p.strip(" ,") for p in ITEM_SEP.split(text) if p.strip(" ,")]
     with_degree = [p for p in listed if find_degrees(p)]
     if len(listed) > 1 and len(with_degree) == 1 and all(has_school_word(p) for p in listed if p not in with_degree):
         return [" — ".join([*with_degree, *(p for p in listed if p not in with_degree)])]  # "Leeds | MSc …": one
@@ -489,9 +491,10 @@ def _known_name(model: CvModel, name: str) -> bool:
 
 
 _TARGET_ROLE = re.compile(
-    r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?|\b(?:target\s+)?role\s*:"
+    r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?"
+    r"|\b(?:target\s+)?role\s*[:|]"
     r"|\b(?:target|goal|seeking|desired|next)(?:\s+(?:role|position|job))?\s*:"
-    r"|\bposition\s*:|\bapplying\s+to\b|\b(?:subject|re|objective|requisition|vacancy)\s*:|\bapply\s+for\b"
+    r"|\bposition\s*[:|]|\bapplying\s+to\b|\b(?:subject|re|objective|requisition|vacancy)\s*:|\bapply\s+for\b"
     r"|\bfor\s+the\s+[^.]{0,60}\b(?:role|position|post|vacancy|opening)\b",
     re.IGNORECASE,
 )
@@ -516,6 +519,9 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
         text = re.sub(r"\s*\([^)]*\)", "", text)  # "Senior Backend Engineer (Payments · Platform)"
         for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+", whole)):
             part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"
+            part = re.sub(r"\s+(?:for|with|in|focused\s+on|specialising\s+in)\s+[a-z].*$", "", part)  # "… for payments"
+            if part[:1].islower() or re.match(r"(?:holds?|has|earned|advance)\b", part, re.IGNORECASE):
+                continue  # "holds the CKAD and the AWS Solutions Architect", "advance to the hiring manager …"
             if model.item_supported("certifications", part):
                 continue  # "AWS Solutions Architect": a certification, not a job title
             if not re.search(r"[A-Za-z]", part) or not any(w in norm_title(part).split() for w in TITLE_WORDS):
@@ -544,8 +550,8 @@ def _analyse(artifact: str, model: CvModel) -> Analysis:
     # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
     # entry heads and bullets; "MSc … @ University of Leeds" as "at"
     # "<summary>Brightline … — 2020 → present</summary>": a GitHub CV's collapsible entry, read without its tags
-    lines = [re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
-             for line in mend(artifact).splitlines()]
+    lines = form_heads([re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
+                        for line in mend(artifact).splitlines()])
     sections = split_sections(lines)
     claims: list[Claim] = []
     entries: list[OutEntry] = []

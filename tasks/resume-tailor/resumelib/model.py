@@ -18,7 +18,7 @@ from typing import Any
 
 from .cv import degree_compatible
 from .lexicon import Tech, find_numbers, matcher_for, word_numbers
-from .text import PRESENT, find_dates, norm_org, norm_text, norm_title
+from .text import ITEM_SEP, PRESENT, find_dates, norm_org, norm_text, norm_title
 
 STOPWORDS = frozenset(["of", "the", "at", "and", "in", "for", "a", "an", "to", "on", "with", "by", "from"])
 
@@ -183,7 +183,7 @@ class CvModel:
     def item_supported(self, cls: str, text: str) -> bool:
         """An item of a Certifications/Projects/... section: ≥ 80 % of its words (years aside) in
         one item of the CV's section of the same kind."""
-        parts = [p for p in re.split(r"\s+[·•|]\s+|\s*;\s+", text) if p.strip()]
+        parts = [p for p in ITEM_SEP.split(text) if p.strip()]
         if len(parts) > 1:  # "AWS Certified … (2021) · CKAD (2022)": several items on one line
             return all(self.item_supported(cls, p) for p in parts)
         want = {w for w in token_set(text) if not re.fullmatch(r"(?:19|20)?\d\d", w)}

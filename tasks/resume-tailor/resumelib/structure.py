@@ -211,7 +211,8 @@ _SUBLABEL = re.compile(
     r"^\W*(?:(?:key|selected|notable|major|main|other|recent)\s+)?(?:(?:roles?\s*(?:&|and)\s*)?responsibilities|"
     r"achievements|accomplishments|"
     r"highlights|impact|duties|"
-    r"technical\s+environment|tech(?:nology)?\s+stack|stack|tools|environment|technologies)\b\W*(?::|$)",
+    r"technical\s+environment|tech(?:nology)?\s+stack|stack|tools|environment|technologies|"
+    r"(?:project\s+)?spotlights?|case\s+study|project)\b\W*(?::|$)",  # "**Project spotlight: idempotent payments API**"
     re.IGNORECASE,
 )
 
@@ -375,3 +376,42 @@ def split_list(text: str) -> list[str]:
     for item in items:
         out += [p.strip(" .") for p in re.split(r"\s+/\s+", item)]
     return [i for i in out if i]
+
+
+# an application form's numbered entry ("**Work experience 1**") whose head is given as fields below it
+_FORM_LABEL = re.compile(
+    r"^\W*(?:work\s+experience|experience|employment|position|job|education|qualification)\s*(?:no\.?\s*|#\s*)?"
+    r"\d{1,2}\W*$",
+    re.IGNORECASE,
+)
+_FORM_FIELD = re.compile(
+    r"^\s*(?:[-*•]\s+)?\**(?P<key>job\s+title|title|position|role|company|employer|organi[sz]ation|institution|"
+    r"school|university|degree|qualification|from|dates?|period)\**\s*:\s*\**(?P<value>.+?)\**\s*$",
+    re.IGNORECASE,
+)
+_NOW_WORDS = re.compile(r"\b(?:currently|present|now|ongoing|to\s+date|still)\b", re.IGNORECASE)
+
+
+def form_heads(lines: list[str]) -> list[str]:
+    """Lines with each form entry's label ("Work experience 1") replaced by the head its fields give
+    ("Senior Backend Engineer — Brightline Payments Ltd — 03/2020 – present"); the fields stay."""
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if not _FORM_LABEL.match(line):
+            continue
+        fields: dict[str, str] = {}
+        for nxt in lines[i + 1 : i + 12]:
+            m = _FORM_FIELD.match(nxt)
+            if not nxt.strip() or _FORM_LABEL.match(nxt):
+                break
+            if m:
+                key = m.group("key").lower()
+                fields.setdefault("what" if key in ("job title", "title", "position", "role", "degree",
+                                                    "qualification") else
+                                  "where" if key not in ("from", "date", "dates", "period") else "when",
+                                  m.group("value"))  # fmt: skip
+        if "what" in fields and "where" in fields:
+            when = re.sub(r"\s*[—–-]?\s*\bto\s*:\s*", " – ", fields.get("when", ""), flags=re.IGNORECASE)
+            when = _NOW_WORDS.sub("present", re.sub(r"\bI\s+(?:currently\s+)?work\s+here\b", "present", when))
+            out[i] = " — ".join(p for p in (fields["what"], fields["where"], when.strip(" –")) if p)
+    return out

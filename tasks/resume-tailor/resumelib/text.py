@@ -125,6 +125,7 @@ DATE_RE = re.compile(
     re.IGNORECASE,
 )
 PRESENT = "present"
+ITEM_SEP = re.compile(r"\s+[·•▪◦‣∙|]\s+|\s*;\s+")  # several items on one line: "AWS … (2021) ▪ CKAD (2022)"
 
 
 @dataclass(frozen=True)
