@@ -100,6 +100,13 @@ def test_math_spans_are_found_and_amounts_are_left_alone() -> None:
          "Worth noting: MSFT is the largest position *by cost* ($23,886)."),
         ("| Holding | Cost | Share of cost |\n|---|---|---|\n| Google | $27,720.00 | 36.5% |\n",
          "| Holding | Cost | Share of cost |\n|---|---|---|\n| Google | $27,720.00 | 31.5% |\n"),
+        # the holdings after "below" are the other side of the comparison
+        ("## Google\n\n- Volatility 36.91%, below AAPL and AMZN\n", "## Google\n\n- Volatility 38.91%, below AAPL and AMZN\n"),
+        # YAML list items: an item's name holds for its sibling keys and nested lists
+        ("```yaml\nholdings:\n  - symbol: AAPL\n    weight: \"43.85%\"\n    pros:\n      - \"+480.03% on cost (+$46,142.50)\"\n"
+         "  - symbol: GOOG\n    weight: \"17.62%\"\n```\n",
+         "```yaml\nholdings:\n  - symbol: AAPL\n    weight: \"43.85%\"\n    pros:\n      - \"+480.03% on cost (+$46,142.50)\"\n"
+         "  - symbol: GOOG\n    weight: \"43.85%\"\n```\n"),
         # a rule stated of any holding
         ("BUY is forbidden for an overweight holding. The policy caps any single position at 30% of value.",
          "BUY is forbidden for Apple. The policy caps Apple at 30% of value."),

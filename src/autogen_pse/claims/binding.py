@@ -91,6 +91,9 @@ class Binding(VerifierState):
         if inside:  # "just ahead of Apple (47.12 %)": the figure in the parenthesis is Apple's
             return inside[-1].entity
         compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16) : m.start])]
+        for a, b in itertools.pairwise(mentions):  # "below AAPL and AMZN": the list after "below" is compared
+            if a in compared and b not in compared and _LIST_SEP.fullmatch(text[a.end : b.start]):
+                compared.append(b)
         if compared and (len(compared) < len(mentions) or scope):
             mentions = [m for m in mentions if m not in compared]  # "faster than Apple": not the subject
             if not mentions:

@@ -285,7 +285,8 @@ def _split_units(text: str) -> list[Unit]:
         if yaml[i]:  # "  volatility: 39.6%" under "AMZN:": a line of its own, its parent keys its context
             flush_paragraph()
             indent = len(line) - len(line.lstrip(" -"))
-            keys = [(ind, k) for ind, k in keys if ind < indent]
+            # a list item ("- symbol: GOOG") ends the one before it, whose name its siblings kept
+            keys = [(ind, k) for ind, k in keys if ind < (indent - 1 if stripped.startswith("- ") else indent)]
             item = _YAML_KEY.match(line)
             value = (item.group(2) or "").strip() if item else stripped.lstrip("- ")
             if item and not value:
@@ -294,7 +295,7 @@ def _split_units(text: str) -> list[Unit]:
             if not stripped:  # a blanked brace of a JSON block
                 continue
             if stripped.startswith("- ") and item:  # "- name: Brightline Payments Ltd": names its list item
-                keys.append((indent, value))
+                keys.append((indent - 1, value))  # (and its sibling keys: "  weight: 43.85%")
             elif item and item.group(1).strip().lower() in _NAMING_KEYS:  # JSON: "name": "Brightline …"
                 keys = [(ind, k) for ind, k in keys if ind != indent - 1] + [(indent - 1, value)]
             paragraph += 1
