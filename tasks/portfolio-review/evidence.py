@@ -112,6 +112,10 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
             add(FactValue(id=f"{s}.{key}", entity=s, metric=metric, value=value, unit=unit, display=shown))
 
         cost, pnl = _value(facts, f"{s}.cost_basis"), _value(facts, f"{s}.pnl")
+        per_risk = _value(facts, f"{s}.annualised_return_pct") / _value(facts, f"{s}.volatility_pct")
+        # "return per unit of volatility: AMZN 0.99, AAPL 0.86": a Sharpe-like ratio without the risk-free rate
+        add(FactValue(id=f"{s}.return_per_risk", entity=s, metric="return_per_risk", value=abs(per_risk), unit="ratio",
+                      direction=1 if per_risk >= 0 else -1, display=f"{per_risk:.2f} return per unit of volatility"))
         cost_weight = cost / total_cost * 100  # "Google is the largest position by cost (36.5 % of the money put in)"
         derive("cost_weight_pct", "cost_weight", cost_weight, "pct", f"{cost_weight:.2f}% of the total cost")
         multiple = _value(facts, f"{s}.market_value") / cost
@@ -150,6 +154,9 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
     total = _value(facts, "total_value")  # "the 30 % cap in dollars: ~$38,147"
     cap_value = cap / 100 * total
     add(FactValue(id="cap_value", metric="cap", value=cap_value, unit="money", display=f"{cap_value:,.2f}"))
+    top3 = str(facts["top3_symbols"].value).split(", ")  # "Top 3 | 96,995.10 ← =SUM(B2:B4)"
+    top3_value = sum(_value(facts, f"{s}.market_value") for s in top3)
+    add(FactValue(id="top3_value", metric="top3_value", value=top3_value, unit="money", display=f"{top3_value:,.2f}"))
     rest = 100 - _value(facts, "top3_weight_pct")  # "… 76.28 %, leaving 23.72 % in the other two"
     add(FactValue(id="rest_weight_pct", metric="remainder", value=rest, unit="pct", display=f"{rest:.2f}%"))
     multiple = _value(facts, "total_value") / _value(facts, "total_cost")

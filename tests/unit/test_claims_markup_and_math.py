@@ -107,6 +107,17 @@ def test_math_spans_are_found_and_amounts_are_left_alone() -> None:
          "  - symbol: GOOG\n    weight: \"17.62%\"\n```\n",
          "```yaml\nholdings:\n  - symbol: AAPL\n    weight: \"43.85%\"\n    pros:\n      - \"+480.03% on cost (+$46,142.50)\"\n"
          "  - symbol: GOOG\n    weight: \"43.85%\"\n```\n"),
+        # a spreadsheet's formulas and a chart's scale are no figures; the cells' values are
+        ("| 2 | AAPL | 250 | 9,612.50 `=B2*C2` | 55,755.00 `=B2*D2` |\n| 8 | Top 3 | 96,995.10 `=SUM(F2:F4)` | 76.28% |\n",
+         "| 2 | AAPL | 250 | 9,612.50 `=B2*C2` | 57,755.00 `=B2*D2` |\n| 8 | Top 3 | 96,995.10 `=SUM(F2:F4)` | 76.28% |\n"),
+        ("Weight by holding (█ = 2%)          cap = 30%\n\n0%     10%     20%     30%     40%     50%\n",
+         "Weight by holding (█ = 2%)          cap = 35%\n"),
+        # return per unit of volatility (a Sharpe-like ratio without the risk-free rate)
+        ("| Symbol | CAGR ÷ volatility |\n|---|---|\n| AMZN | 0.99 |\n| MSFT | −0.11 |\n",
+         "| Symbol | CAGR ÷ volatility |\n|---|---|\n| AMZN | 0.99 |\n| MSFT | −0.21 |\n"),
+        ("AMZN has the best return per unit of vol, then AAPL.", "IBM has the best return per unit of vol, then AAPL."),
+        # "from" a price "to" another: from the price paid
+        ("Apple's price went from $38.45 to $223.02 (+480.03%).", "Apple's price went from $34.85 to $223.02 (+480.03%)."),
         # a rule stated of any holding
         ("BUY is forbidden for an overweight holding. The policy caps any single position at 30% of value.",
          "BUY is forbidden for Apple. The policy caps Apple at 30% of value."),
@@ -185,6 +196,9 @@ def test_constants_of_formulas_are_no_claims(portfolio_verifier: Verifier, text:
          "| Payments | 4 | Designed an idempotent payments API in Go handling 1,800 requests per second at peak. |\n"),
         ("Mentoring and code review Score: 4/5 Evidence: mentored a team of 6 engineers.",
          "Mentoring and code review Score: 4/5 Evidence: mentored a team of 9 engineers."),
+        # a static site's template tags
+        ("{% include cv/work.html %}\n\n- Designed an idempotent payments API in Go at Brightline.\n",
+         "{% include cv/work.html %}\n\n- Designed an idempotent payments API in Rust at Brightline.\n"),
         # a web page's furniture
         ("Home · About · Projects · Contact\n\nView project →\n\n© 2024 Elena Marsh",
          "Home · About · Projects · Contact\n\nI joined Brightline in 2019.\n"),

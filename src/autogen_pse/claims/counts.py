@@ -157,7 +157,7 @@ class Counts(VerifierState):
             if rule is None:
                 if everything is None or q.value == 1 or text[q.end : q.end + 1] == "-" or not re.search(
                     # "the five holdings", "has seven holdings" (not "3-and-a-bit positions")
-                    r"\b(?:the|all|our|these|its|your|my|has|have|holds?|owns?|consists\s+of|across|comprises|contains)\s*$",
+                    r"\b(?:the|all|our|these|its|your|my|has|have|holds?|owns?|consists\s+of|comprises|contains)\s*$",
                     before,
                 ):
                     continue

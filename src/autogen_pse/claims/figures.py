@@ -112,6 +112,8 @@ class Figures(Binding, Derived, Counts):
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else self._metrics_for(text, q, spans, qs)
+        if metrics and _pair_role(text, q) == "from":  # "the price went from $38.45 to $223.02": from the price paid
+            metrics = metrics + [m for m in self.ev.metrics if m.then in {x.name for x in metrics} and m not in metrics]
         if metrics and all(m.scope == "global" for m in metrics) and (
             _HELD_TO.match(text, q.end) or _RULE_HIT.search(text, max(0, q.start - 20), q.start)
         ):  # "-19.16% vs -20%", "Stop-loss hit: -27.66%": the holding's figure held to the rule's level

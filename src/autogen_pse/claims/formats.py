@@ -197,9 +197,11 @@ _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a hea
 
 _TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")  # inline HTML in Markdown ("<p align=\"center\">", "<br>")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]+(?:\s+\"[^\"]*\")?\)")  # "[![AWS](https://img.shields.io/…)](…)"
-# a template's field left unfilled: "Phone: {phone}", "joins [EVENT NAME] on [DATE]", "[Adviser name]"
+# a template's field left unfilled: "Phone: {phone}", "joins [EVENT NAME] on [DATE]", "[Adviser name]"; a
+# static site's template tags ("{% include cv/work.html %}", "{{ page.title }}")
 _PLACEHOLDER = re.compile(
-    r"\{[a-z_]{2,30}\}|(?<!\[)\[(?:[A-Z]{2,}(?:[ _/][A-Z]{2,})*[ _]+(?:NAME|DATE|TITLE|LINK|URL)|NAME|DATE|EVENT|"
+    r"\{[a-z_]{2,30}\}|\{%[^%\n]{0,200}%\}|\{\{[^{}\n]{0,200}\}\}"
+    r"|(?<!\[)\[(?:[A-Z]{2,}(?:[ _/][A-Z]{2,})*[ _]+(?:NAME|DATE|TITLE|LINK|URL)|NAME|DATE|EVENT|"
     r"CONFERENCE|MEETUP|PODCAST|COMPANY|CLIENT|FIRM|VENUE|EMAIL|PHONE|CITY|LINK|URL|[A-Z][a-z]+(?: [a-z]+)? name)\]"
     r"(?![(\[:])"
 )
@@ -239,6 +241,17 @@ _CITE = rf"{_AUTHORS},?\s+(?:19|20)\d{{2}}[a-z]?(?:,\s*pp?\.\s*\d+(?:[–-]\d+)?
 _CITATION = re.compile(rf"\((?:see\s+|e\.g\.,?\s+|cf\.\s+)?{_CITE}(?:\s*;\s*{_CITE})*\)")
 _REFERENCES_HEADING = re.compile(r"^[#\s*_]*(?:references|bibliography|works\s+cited|literature)[*_:\s]*$", re.M | re.I)
 _NARRATIVE_CITATION = re.compile(rf"\b{_AUTHORS}\s+\((?:19|20)\d{{2}}[a-z]?\)")
+# a spreadsheet's formulas shown beside their values ("55,755.00 `=B2*D2`", "[=C6-B6]", "⟨=G2/E2⟩", "=D2/$D$7"):
+# how a cell is computed, not a figure; and a chart's scale ("(█ = 2%)", an axis "0%  10%  20%  30%")
+_FORMULA = re.compile(
+    r"`=[^`\n]{1,200}`|\[=[^\]\n]{1,200}\]|⟨=[^⟩\n]{1,200}⟩|(?<![\w=<>!:])=\s*(?:[A-Z]{2,12}\(|\$?[A-Z]{1,3}\$?\d{1,5}\b)"
+    r"[^\s|]*"
+)
+_CHART_SCALE = re.compile(
+    r"[\u2580-\u259f]\s*=\s*\$?\d[\d.,]*\s*%?|^[ \t]*(?:[-−]?\d{1,3}(?:[.,]\d+)?\s?[%k]?[ \t]{2,}){3,}[-−]?\d{1,3}"
+    r"(?:[.,]\d+)?\s?[%k]?[ \t]*$",
+    re.M,
+)
 # a web page's furniture: "© 2024 Elena Marsh", "View project →", "Read more ›"
 _WEB_FURNITURE = re.compile(
     r"(?:©|\(c\)|\bCopyright)\s*(?:\d{4}(?:\s*[–-]\s*\d{2,4})?)?"
@@ -357,6 +370,8 @@ def tidy(text: str) -> str:
     if len(_CITATION.findall(text)) >= 3 or (_CITATION.search(text) and _REFERENCES_HEADING.search(text)):
         text = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
         text = _NARRATIVE_CITATION.sub(lambda m: " " * len(m.group(0)), text)
+    text = _FORMULA.sub(lambda m: " " * len(m.group(0)), text)
+    text = _CHART_SCALE.sub(lambda m: " " * len(m.group(0)), text)
     text = _WEB_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
