@@ -116,6 +116,10 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
         # "return per unit of volatility: AMZN 0.99, AAPL 0.86": a Sharpe-like ratio without the risk-free rate
         add(FactValue(id=f"{s}.return_per_risk", entity=s, metric="return_per_risk", value=abs(per_risk), unit="ratio",
                       direction=1 if per_risk >= 0 else -1, display=f"{per_risk:.2f} return per unit of volatility"))
+        square = (_value(facts, f"{s}.weight_pct") / 100) ** 2  # "0.4385² = 0.1923", "about 70 % of the HHI"
+        derive("weight_squared", "weight_squared", square, "ratio", f"{square:.4f} (its part of the HHI)")
+        in_hhi = square / _value(facts, "hhi") * 100
+        derive("hhi_share_pct", "hhi_share", in_hhi, "pct", f"{in_hhi:.1f}% of the HHI")
         cost_weight = cost / total_cost * 100  # "Google is the largest position by cost (36.5 % of the money put in)"
         derive("cost_weight_pct", "cost_weight", cost_weight, "pct", f"{cost_weight:.2f}% of the total cost")
         multiple = _value(facts, f"{s}.market_value") / cost

@@ -118,6 +118,13 @@ def test_math_spans_are_found_and_amounts_are_left_alone() -> None:
         ("AMZN has the best return per unit of vol, then AAPL.", "IBM has the best return per unit of vol, then AAPL."),
         # "from" a price "to" another: from the price paid
         ("Apple's price went from $38.45 to $223.02 (+480.03%).", "Apple's price went from $34.85 to $223.02 (+480.03%)."),
+        # each holding's squared weight and its share of the HHI; the HHI as the sum of the squared weights
+        ("The gap comes almost entirely from Apple: its squared weight (0.192) is about 70% of the whole HHI.",
+         "The gap comes almost entirely from Apple: its squared weight (0.192) is about 50% of the whole HHI."),
+        ("It's the sum of the squared weights: 0.274.", "It's the sum of the squared weights: 0.247."),
+        # a spreadsheet's total row behind its row number
+        ("| # | Holding | Value | Weight |\n|---|---|---|---|\n| 7 | TOTAL | 127,157.10 | 100.00% |\n",
+         "| # | Holding | Value | Weight |\n|---|---|---|---|\n| 7 | TOTAL | 172,157.10 | 100.00% |\n"),
         # a rule stated of any holding
         ("BUY is forbidden for an overweight holding. The policy caps any single position at 30% of value.",
          "BUY is forbidden for Apple. The policy caps Apple at 30% of value."),

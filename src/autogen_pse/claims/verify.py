@@ -59,6 +59,7 @@ from .transitions import reversed_change, terms
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
 _TOTAL_UP = re.compile(r"\b(?:add|adds|added|adding|sum|sums|summed|come|comes|tot|tots|totted)\s+$", re.IGNORECASE)
 _TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|overall|grand total)(?![\w])")
+_ROW_INDEX = re.compile(r"^[\s*_|]*(?:\d{1,3}\s*\|[\s*_|]*)?")  # "7 | TOTAL | …": a spreadsheet's row number
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 _ABSENT = re.compile(
     r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
@@ -229,7 +230,7 @@ class Verifier(Relations, Statements):
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
-            if row is not None and _TOTAL_ROW.match(text.lstrip(" *_|")) and (
+            if row is not None and _TOTAL_ROW.match(_ROW_INDEX.sub("", text)) and (
                 abs(q.value - 100) < 0.5 and q.unit != "money"
             ):  # "| Total | 100% | 127,157.10 |": the whole portfolio's share of itself
                 findings.append(Finding(kind="figure", text=q.text, status=Status.SUPPORTED, note="a total row: 100 %"))
