@@ -11,6 +11,7 @@ import pytest
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.mathtext import plain_math, read_math
+from autogen_pse.claims.number_formats import normaliser
 from tests.claims_support import assert_pair, statuses
 
 
@@ -263,4 +264,10 @@ def test_a_github_cv_of_collapsible_blocks_keeps_its_entries(resume_checker: Che
 def test_cv_layouts_keep_their_entries(resume_checker: Checker, cv: str) -> None:
     failing = {r.name for r in resume_checker.check(cv) if not r.ok and r.severity == "error"}
     assert not failing & {"employers", "titles", "entries", "degrees"}, failing
+
+
+def test_thousands_written_with_a_space_are_one_figure() -> None:
+    """A French line's "1 200 requêtes" is one figure, 1,200 (not 1 and 200)."""
+    line = "FR : une API de paiement qui encaisse 1 200 requêtes par seconde, et 420 000 $ par an."
+    assert normaliser(line)(line) == line.replace("1 200", "1,200").replace("420 000", "420,000")
 

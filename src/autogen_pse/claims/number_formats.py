@@ -2,7 +2,7 @@
 form the ledger reads.
 
 A document that writes ``127.157,10 USD`` and ``43,85 %`` (a decimal comma) is read as
-``127,157.10`` and ``43.85``; ``127 157 USD`` (spaces between thousands) as ``127,157``; in such a
+``127,157.10`` and ``43.85``; ``127 157 USD``, ``1 200 requêtes`` (spaces between thousands) as ``127,157``; in such a
 document ``01/11/2007`` is the 1st of November. Every rewrite keeps the text's length, so claim
 offsets still point into the artifact as written. Which convention a document follows is decided
 once, from the whole document: the figures that only one convention can read.
@@ -24,7 +24,7 @@ _US_ONLY = re.compile(r"\d,\d{3}\.\d|(?<![\d,.])\d{1,3}\.\d{1,2}(?![\d])\s?(?:%|
 _EU_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d.,]\d)")
 _SLASH_DATE = re.compile(r"\b(?P<d>[0-3]\d)/(?P<m>[01]\d)/(?P<y>(?:19|20)\d\d)\b")
 _SPACED = re.compile(
-    r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])(?=\s?(?:USD|EUR|€|\$|days?|units?|shares?|k\b))"
+    r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])(?=\s?(?:USD|EUR|€|\$|days?|units?|shares?|k\b|[a-zà-ÿ]{3,}))"
     r"|(?<=[$€£] )\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])|(?<=[$€£])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])"
 )
 
