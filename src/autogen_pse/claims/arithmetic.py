@@ -98,8 +98,9 @@ def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
         if j + 1 < len(qs) and _EQUALS.fullmatch(_after_power(text, qs[j], j in powers, qs[j + 1].start)):
             result = j + 1
         led = bool(_LEADING_OPERATOR.search(text[max(0, qs[i].start - 3) : qs[i].start]))
+        last = result if result is not None else j
         bracketed = operators and i > 0 and _OPENS.fullmatch(text, qs[i - 1].end, qs[i].start) and _CLOSES.match(
-            text, (result if result is not None else j) < len(qs) and qs[result if result is not None else j].end)
+            text, qs[last].end)
         restated = i - 1 if bracketed else None  # "about 31% (17.62% + 13.59%)": the working after its result
         if result is None and restated is not None:
             result, restated = restated, None
