@@ -18,6 +18,7 @@ from html.parser import HTMLParser
 
 from ..hooks import CheckResult
 from .conversation import chat_messages, is_email_thread, speaker_labels
+from .markup import apparatus, edits
 
 # ("<br>" is not one: Markdown table cells break their lines with it)
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|section|article|span|body|html)\b[^>]*>", re.I)
@@ -197,21 +198,6 @@ _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a hea
 
 _TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")  # inline HTML in Markdown ("<p align=\"center\">", "<br>")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]+(?:\s+\"[^\"]*\")?\)")  # "[![AWS](https://img.shields.io/…)](…)"
-# a template's field left unfilled: "Phone: {phone}", "joins [EVENT NAME] on [DATE]", "[Adviser name]"; a
-# static site's template tags ("{% include cv/work.html %}", "{{ page.title }}")
-_PLACEHOLDER = re.compile(
-    r"\{[a-z_]{2,30}\}|\{%[^%\n]{0,200}%\}|\{\{[^{}\n]{0,200}\}\}"
-    r"|(?<!\[)\[(?:[A-Z]{2,}(?:[ _/][A-Z]{2,})*[ _]+(?:NAME|DATE|TITLE|LINK|URL)|NAME|DATE|EVENT|"
-    r"CONFERENCE|MEETUP|PODCAST|COMPANY|CLIENT|FIRM|VENUE|EMAIL|PHONE|CITY|LINK|URL|[A-Z][a-z]+(?: [a-z]+)? name)\]"
-    r"(?![(\[:])"
-)
-_ESCAPE = re.compile(r"\\(?=[$%#*_&])")  # Markdown's escapes: "\$127,157.10", "100\%"
-# a document pasted with its tracked changes (Markdown strikethrough, CriticMarkup, a word processor's
-# "[inserted: …]" and "[Comment JD: …]"): the deleted text and the reviewers' notes are no claims; the
-# inserted text is
-_DELETED = re.compile(r"~~[^~\n]+~~|\{--.*?--\}|\{>>.*?<<\}|\{~~(.*?)~>|<(del|s|strike)>.*?</\2>", re.S)
-_REVIEW_NOTE = re.compile(r"\[(?:Comment|Reviewer|Review note|Editor's note)\b[^\]\[]{0,600}\]", re.I)
-_CHANGE_MARK = re.compile(r"\[(?:inserted|added|insert|new):\s*|\{\+\+|\+\+\}|~~\}|\{==|==\}(?:\{>>.*?<<\})?", re.I)
 # reStructuredText: a directive (".. list-table:: Experience") and its options (":widths: 22 18 60")
 _RST_DIRECTIVE = re.compile(
     r"^[ \t]*\.\. [a-z-]+::[^\n]*$|^[ \t]+:(?:widths|header-rows|stub-columns|align|class|name|width):[^\n]*$", re.M
@@ -227,36 +213,6 @@ _FORM_LIMIT = re.compile(
     r"\((?:max(?:imum)?|min(?:imum)?|up to|at most|at least)\.?\s+\d+(?:\s+(?:words|characters|chars))?\)", re.I
 )
 _ERA_YEAR = re.compile(r"\b(?:Heisei|Reiwa|Showa|Shōwa)\s+\d{1,2}\b")
-# "[gh]: https://github.com/…": a reference link's target; "(see note 3)", "footnote 2", "Schedule 1",
-# "clause 4.2(b)": a cross-reference
-_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]^\n]{1,40}\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?$", re.M)
-_NOTE_REFERENCE = re.compile(
-    r"\b(?:[Nn]otes?|[Ff]ootnotes?|[Ss]chedules?|[Aa]nnex(?:es)?|[Aa]ppendix|[Ee]xhibits?|[Cc]lauses?|§)\s*"
-    r"(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b)(?:\s*(?:and|&|,)\s*(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b))*(?:\([a-z]\)|\b)"
-)
-# citations of a scholarly text: "(Kaminski & Lo, 2014)", "(Shefrin and Statman, 1985; Odean, 1998)", and in a
-# text that has those, "Perold and Sharpe (1988)": who said it, not a fact of the subject
-_AUTHORS = r"[A-Z][a-z][\w'’-]*(?:(?:,\s*|\s+)(?:&|and)\s+[A-Z][a-z][\w'’-]*|\s+et\s+al\.?)?"
-_CITE = rf"{_AUTHORS},?\s+(?:19|20)\d{{2}}[a-z]?(?:,\s*pp?\.\s*\d+(?:[–-]\d+)?)?"
-_CITATION = re.compile(rf"\((?:see\s+|e\.g\.,?\s+|cf\.\s+)?{_CITE}(?:\s*;\s*{_CITE})*\)")
-_REFERENCES_HEADING = re.compile(r"^[#\s*_]*(?:references|bibliography|works\s+cited|literature)[*_:\s]*$", re.M | re.I)
-_NARRATIVE_CITATION = re.compile(rf"\b{_AUTHORS}\s+\((?:19|20)\d{{2}}[a-z]?\)")
-# a spreadsheet's formulas shown beside their values ("55,755.00 `=B2*D2`", "[=C6-B6]", "⟨=G2/E2⟩", "=D2/$D$7"):
-# how a cell is computed, not a figure; and a chart's scale ("(█ = 2%)", an axis "0%  10%  20%  30%")
-_FORMULA = re.compile(
-    r"`=[^`\n]{1,200}`|\[=[^\]\n]{1,200}\]|⟨=[^⟩\n]{1,200}⟩|(?<![\w=<>!:])=\s*(?:[A-Z]{2,12}\(|\$?[A-Z]{1,3}\$?\d{1,5}\b)"
-    r"[^\s|]*"
-)
-_CHART_SCALE = re.compile(
-    r"[\u2580-\u259f]\s*=\s*\$?\d[\d.,]*\s*%?|^[ \t]*(?:[-−]?\d{1,3}(?:[.,]\d+)?\s?[%k]?[ \t]{2,}){3,}[-−]?\d{1,3}"
-    r"(?:[.,]\d+)?\s?[%k]?[ \t]*$",
-    re.M,
-)
-# a web page's furniture: "© 2024 Elena Marsh", "View project →", "Read more ›"
-_WEB_FURNITURE = re.compile(
-    r"(?:©|\(c\)|\bCopyright)\s*(?:\d{4}(?:\s*[–-]\s*\d{2,4})?)?"
-    r"|\b(?:View|Read|See|Learn)\s+(?:the\s+)?(?:project|more|case\s+study|details|all|post)\s*(?:→|›|»|->)?",
-)
 _FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
@@ -322,32 +278,10 @@ def _plain_text_art(text: str) -> str:
     return _BOX.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def _blank(m: re.Match[str]) -> str:
-    """The match as spaces, its line breaks kept."""
-    return re.sub(r"[^\n]", " ", m.group(0))
-
-
-def _tracked_changes(text: str) -> str:
-    """Deleted text and reviewers' notes blanked, the marks of inserted text too (see ``_DELETED``)."""
-    if not re.search(r"~~|\{[-+>=~]{2}|\[(?:inserted|added|insert|new|comment)\b|<(?:del|s|strike)>", text, re.I):
-        return text
-    text = _DELETED.sub(_blank, text)
-    text = _REVIEW_NOTE.sub(_blank, text)
-    out, at = [], 0
-    for m in _CHANGE_MARK.finditer(text):
-        out.append(text[at : m.start()] + " " * len(m.group(0)))
-        at = m.end()
-        if m.group(0).startswith("["):  # "[inserted: 6]": its closing bracket too
-            close = text.find("]", at)
-            if close != -1 and "\n\n" not in text[at:close]:
-                out.append(text[at:close] + " ")
-                at = close + 1
-    return "".join(out) + text[at:]
-
-
 def tidy(text: str) -> str:
-    """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, template
-    placeholders ("{phone}"), reStructuredText directives and their options, AsciiDoc block
+    """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, other tools' markup
+    (:mod:`.markup`: tracked changes, placeholders, references, citations, formulas, web furniture),
+    reStructuredText directives and their options, AsciiDoc block
     attributes, words reported in quotes ('the draft says "…"'), a form's length limits, Japanese
     era years beside western ones, footnote
     markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
@@ -356,23 +290,14 @@ def tidy(text: str) -> str:
     text = speaker_labels(chat_messages(_plain_text_art(_json_as_yaml(text))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
-    text = _tracked_changes(text)
-    text = _ESCAPE.sub(" ", text)
-    text = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+    text = edits(text)  # tracked changes, Markdown escapes, placeholders and template tags
     text = _RST_DIRECTIVE.sub(lambda m: " " * len(m.group(0)), text)
     text = _ADOC_ATTRIBUTES.sub(lambda m: " " * len(m.group(0)), text)
     text = _REPORTED.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     text = _FORM_LIMIT.sub(lambda m: " " * len(m.group(0)), text)
     text = _ERA_YEAR.sub(lambda m: " " * len(m.group(0)), text)
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
-    text = _LINK_DEFINITION.sub(lambda m: " " * len(m.group(0)), text)
-    text = _NOTE_REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
-    if len(_CITATION.findall(text)) >= 3 or (_CITATION.search(text) and _REFERENCES_HEADING.search(text)):
-        text = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
-        text = _NARRATIVE_CITATION.sub(lambda m: " " * len(m.group(0)), text)
-    text = _FORMULA.sub(lambda m: " " * len(m.group(0)), text)
-    text = _CHART_SCALE.sub(lambda m: " " * len(m.group(0)), text)
-    text = _WEB_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
+    text = apparatus(text)  # references, citations, formulas, chart scales, a web page's furniture
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)

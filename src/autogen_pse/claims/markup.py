@@ -1,0 +1,101 @@
+"""Same-length clean-ups of the markup other tools leave in a document (used by :func:`.formats.tidy`).
+
+:func:`edits`: a document pasted with its tracked changes (the deleted text and reviewers' notes go,
+the inserted text stays), Markdown's escapes, template placeholders and a static site's template
+tags. :func:`apparatus`: what points elsewhere or frames the text rather than states a fact —
+reference-link targets, cross-references ("see note 3", "Schedule 1"), scholarly citations,
+spreadsheet formulas beside their values, chart scales, a web page's furniture. Every line keeps its
+length, so claim offsets still point into the artifact as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a template's field left unfilled: "Phone: {phone}", "joins [EVENT NAME] on [DATE]", "[Adviser name]"; a
+# static site's template tags ("{% include cv/work.html %}", "{{ page.title }}")
+_PLACEHOLDER = re.compile(
+    r"\{[a-z_]{2,30}\}|\{%[^%\n]{0,200}%\}|\{\{[^{}\n]{0,200}\}\}"
+    r"|(?<!\[)\[(?:[A-Z]{2,}(?:[ _/][A-Z]{2,})*[ _]+(?:NAME|DATE|TITLE|LINK|URL)|NAME|DATE|EVENT|"
+    r"CONFERENCE|MEETUP|PODCAST|COMPANY|CLIENT|FIRM|VENUE|EMAIL|PHONE|CITY|LINK|URL|[A-Z][a-z]+(?: [a-z]+)? name)\]"
+    r"(?![(\[:])"
+)
+_ESCAPE = re.compile(r"\\(?=[$%#*_&])")  # Markdown's escapes: "\$127,157.10", "100\%"
+# a document pasted with its tracked changes (Markdown strikethrough, CriticMarkup, a word processor's
+# "[inserted: …]" and "[Comment JD: …]"): the deleted text and the reviewers' notes are no claims; the
+# inserted text is
+_DELETED = re.compile(r"~~[^~\n]+~~|\{--.*?--\}|\{>>.*?<<\}|\{~~(.*?)~>|<(del|s|strike)>.*?</\2>", re.S)
+_REVIEW_NOTE = re.compile(r"\[(?:Comment|Reviewer|Review note|Editor's note)\b[^\]\[]{0,600}\]", re.I)
+_CHANGE_MARK = re.compile(r"\[(?:inserted|added|insert|new):\s*|\{\+\+|\+\+\}|~~\}|\{==|==\}(?:\{>>.*?<<\})?", re.I)
+# "[gh]: https://github.com/…": a reference link's target; "(see note 3)", "footnote 2", "Schedule 1",
+# "clause 4.2(b)": a cross-reference
+_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]^\n]{1,40}\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?$", re.M)
+_NOTE_REFERENCE = re.compile(
+    r"\b(?:[Nn]otes?|[Ff]ootnotes?|[Ss]chedules?|[Aa]nnex(?:es)?|[Aa]ppendix|[Ee]xhibits?|[Cc]lauses?|§)\s*"
+    r"(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b)(?:\s*(?:and|&|,)\s*(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b))*(?:\([a-z]\)|\b)"
+)
+# citations of a scholarly text: "(Kaminski & Lo, 2014)", "(Shefrin and Statman, 1985; Odean, 1998)", and in a
+# text that has those, "Perold and Sharpe (1988)": who said it, not a fact of the subject
+_AUTHORS = r"[A-Z][a-z][\w'’-]*(?:(?:,\s*|\s+)(?:&|and)\s+[A-Z][a-z][\w'’-]*|\s+et\s+al\.?)?"
+_CITE = rf"{_AUTHORS},?\s+(?:19|20)\d{{2}}[a-z]?(?:,\s*pp?\.\s*\d+(?:[–-]\d+)?)?"
+_CITATION = re.compile(rf"\((?:see\s+|e\.g\.,?\s+|cf\.\s+)?{_CITE}(?:\s*;\s*{_CITE})*\)")
+_REFERENCES_HEADING = re.compile(r"^[#\s*_]*(?:references|bibliography|works\s+cited|literature)[*_:\s]*$", re.M | re.I)
+_NARRATIVE_CITATION = re.compile(rf"\b{_AUTHORS}\s+\((?:19|20)\d{{2}}[a-z]?\)")
+# a spreadsheet's formulas shown beside their values ("55,755.00 `=B2*D2`", "[=C6-B6]", "⟨=G2/E2⟩", "=D2/$D$7"):
+# how a cell is computed, not a figure; and a chart's scale ("(█ = 2%)", an axis "0%  10%  20%  30%")
+_FORMULA = re.compile(
+    r"`=[^`\n]{1,200}`|\[=[^\]\n]{1,200}\]|⟨=[^⟩\n]{1,200}⟩|(?<![\w=<>!:])=\s*(?:[A-Z]{2,12}\(|\$?[A-Z]{1,3}\$?\d{1,5}\b)"
+    r"[^\s|]*"
+)
+_CHART_SCALE = re.compile(
+    r"[\u2580-\u259f]\s*=\s*\$?\d[\d.,]*\s*%?|^[ \t]*(?:[-−]?\d{1,3}(?:[.,]\d+)?\s?[%k]?[ \t]{2,}){3,}[-−]?\d{1,3}"
+    r"(?:[.,]\d+)?\s?[%k]?[ \t]*$",
+    re.M,
+)
+# a web page's furniture: "© 2024 Elena Marsh", "View project →", "Read more ›"
+_WEB_FURNITURE = re.compile(
+    r"(?:©|\(c\)|\bCopyright)\s*(?:\d{4}(?:\s*[–-]\s*\d{2,4})?)?"
+    r"|\b(?:View|Read|See|Learn)\s+(?:the\s+)?(?:project|more|case\s+study|details|all|post)\s*(?:→|›|»|->)?",
+)
+def _blank(m: re.Match[str]) -> str:
+    """The match as spaces, its line breaks kept."""
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def _tracked_changes(text: str) -> str:
+    """Deleted text and reviewers' notes blanked, the marks of inserted text too (see ``_DELETED``)."""
+    if not re.search(r"~~|\{[-+>=~]{2}|\[(?:inserted|added|insert|new|comment)\b|<(?:del|s|strike)>", text, re.I):
+        return text
+    text = _DELETED.sub(_blank, text)
+    text = _REVIEW_NOTE.sub(_blank, text)
+    out, at = [], 0
+    for m in _CHANGE_MARK.finditer(text):
+        out.append(text[at : m.start()] + " " * len(m.group(0)))
+        at = m.end()
+        if m.group(0).startswith("["):  # "[inserted: 6]": its closing bracket too
+            close = text.find("]", at)
+            if close != -1 and "\n\n" not in text[at:close]:
+                out.append(text[at:close] + " ")
+                at = close + 1
+    return "".join(out) + text[at:]
+
+
+
+
+def edits(text: str) -> str:
+    """Tracked changes resolved, Markdown escapes, placeholders and template tags blanked."""
+    text = _tracked_changes(text)
+    text = _ESCAPE.sub(" ", text)
+    return _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def apparatus(text: str) -> str:
+    """References, citations (in a scholarly text), formulas, chart scales and web furniture blanked."""
+    text = _LINK_DEFINITION.sub(lambda m: " " * len(m.group(0)), text)
+    text = _NOTE_REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
+    if len(_CITATION.findall(text)) >= 3 or (_CITATION.search(text) and _REFERENCES_HEADING.search(text)):
+        text = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
+        text = _NARRATIVE_CITATION.sub(lambda m: " " * len(m.group(0)), text)
+    text = _FORMULA.sub(lambda m: " " * len(m.group(0)), text)
+    text = _CHART_SCALE.sub(lambda m: " " * len(m.group(0)), text)
+    return _WEB_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
