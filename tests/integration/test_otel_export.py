@@ -119,7 +119,7 @@ async def test_a_dead_collector_only_warns(settings: Settings, tmp_path: Path, m
     assert result.verdict == "PASS" and result.status == "finished"
     started = time.monotonic()
     close_active(2)
-    assert time.monotonic() - started < 2.5  # the exit waits a bounded time, never the exporter's retries
+    assert time.monotonic() - started < 4  # bounded near 2 s; the exporter's retries would take a minute
     warnings = [r.getMessage() for r in caplog.records if r.name == "autogen_pse.telemetry"]
     assert warnings and all("Traceback" not in w for w in warnings)
     assert len([w for w in warnings if "cannot export spans" in w]) <= 1
