@@ -15,6 +15,7 @@ from .patterns import (
     _LIST_SEP,
     _NEXT_FIGURE,
     _PAREN,
+    _POSSESSIVE_GAP,
     _PRONOUN,
     _RUN_SEP,
     _STRONG,
@@ -274,7 +275,9 @@ class Binding(VerifierState):
                     continue
                 found.append((len(_HEDGE_END.sub("", gap)), metric))  # "up like 16 %": as near as "up 16 %"
             elif s >= q.end:
-                gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (
+                gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (  # "80% of our AWS estate", not "my own"
+                    _POSSESSIVE_GAP.fullmatch(text[q.end : s]) and not text.startswith("own", s)
+                ) or (
                     q.kind in ("multiple", "fraction")
                     and re.fullmatch(r"\s*(?:of\s+)?(?:the\s+|its\s+|our\s+)?(?:[\w'’-]+\s+){0,2}", text[q.end : s])
                 )

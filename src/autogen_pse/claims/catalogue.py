@@ -56,7 +56,7 @@ Committee Secretary Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street N
 Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qualifications Declaration Personal
 Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies Sr Sra Srta
 Due Body Subject Export Exported Eng Dev Mgr Snr Jnr Score Scores Rating Ratings Scorecard Home Now Skip Menu
-Contents United States Schedule Schedules Clause Clauses Annex Exhibit
+Contents United States Schedule Schedules Clause Clauses Annex Exhibit Dad Mum Mom Grandad Grandpa Grandma Granny Nan
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -71,6 +71,12 @@ YAML YML XML DOCX TXT NFA DYOR IAC CI CD LHL GL YRS YR YOE TOC ATS TSV
 WGT WT VOL PX PCT MAXDD XS SHS SH MLN MN BN CO GOVT REC RECO CERTS CERT TRUE FALSE CTRL
 """.split()
 )
+
+
+def is_abbreviation(word: str) -> bool:
+    """An ordinary abbreviation, singular or plural ("PR", "PRs", "KPIs")."""
+    return word.upper() in GENERIC_ABBREVIATIONS or (
+        word.endswith("s") and word[:-1].isupper() and word[:-1] in GENERIC_ABBREVIATIONS)
 
 
 @dataclass(frozen=True)
@@ -220,7 +226,7 @@ def unknown_names(
     for m in _TICKER_CONTEXT.finditer(text):
         sym = next(g for g in m.groups() if g)
         s = m.start(sym and next(k for k in "abcde" if m.group(k)))
-        if sym in GENERIC_ABBREVIATIONS or catalogue.knows(sym) or sym.lower() in known or not free(s, s + len(sym)) \
+        if is_abbreviation(sym) or catalogue.knows(sym) or sym.lower() in known or not free(s, s + len(sym)) \
                 or is_initialism(text, s, s + len(sym)):
             continue
         out.append(Mention("?ticker", s, s + len(sym), sym))
@@ -266,7 +272,7 @@ def unknown_names(
             and not catalogue.derives(w)
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and w.lower() not in _NUMBER_NAMES  # "Nine years of …"
-            and w.upper() not in GENERIC_ABBREVIATIONS
+            and not is_abbreviation(w)
             and w.lower() not in known
             and stem(w) not in stems
             and not catalogue.knows(w)

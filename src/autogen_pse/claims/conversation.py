@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-_USER_TURN = re.compile(r"^[ \t]*\**(?:user|you said|you|me|human|client|question|q)\**[ \t]*:", re.I | re.M)
+_USER_TURN = re.compile(r"^[ \t]*\**(?:user|you said|you|me|human|client|customer|question|q)\**[ \t]*:", re.I | re.M)
 _MODEL_TURN = re.compile(
     r"^[ \t]*\**(?:assistant|chatgpt said|chatgpt|claude said|claude|gemini said|gemini|copilot|ai|bot|answer|a)"
     r"\**[ \t]*:",

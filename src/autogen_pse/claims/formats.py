@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 from ..hooks import CheckResult
 from .conversation import chat_messages, is_email_thread, speaker_labels
 from .markup import apparatus, edits
+from .orgmode import is_org, read_org
 
 # ("<br>" is not one: Markdown table cells break their lines with it)
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|section|article|span|body|html)\b[^>]*>", re.I)
@@ -130,6 +131,7 @@ def read_document(text: str) -> Reading:
     else:
         from .mathtext import has_math, read_math
 
+        text = read_org(text) if is_org(text) else text  # same length: positions stay
         reading = (read_math(text) if has_math(text) else None) or Reading(text)
     return Reading(tidy(reading.text), reading.pieces)
 

@@ -108,7 +108,9 @@ _UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 App
 )
 # the start of a sentence: after an outline number ("2.3", "A.", "b)"), emoji, quotes or markup
 OUTLINE = r"(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|[A-Za-z][.)]|\([a-z]{1,4}\)))?"
-_INITIAL = re.compile(rf"(?:^{OUTLINE}|[.!?:;|•>(—–\t]|\*\*|__|\s-)[^A-Za-z0-9,]*$")
+# an emoji ends a chat sentence as a full stop does ("feels familiar 🙂 Ping me")
+_EMOJI = "\u2600-\u27bf\U0001f000-\U0001faff"
+_INITIAL = re.compile(rf"(?:^{OUTLINE}|[.!?:;|•>(—–\t{_EMOJI}]|\*\*|__|\s-)[^A-Za-z0-9,]*$")
 _PRONOUN = re.compile(
     r"(?:\b(?:because|as|since|so|and|but|while|when|where)|,)\s+(?:it|it's|it has|it is)\b"
     r"|\b(?:despite|while|since|as) being\b",
@@ -183,6 +185,7 @@ _AFTER_GAP = re.compile(
     r"[*_]{0,2}[\s:=(-]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?"
     r"(?:(?:lower|higher|less|more|fewer|faster|slower|cheaper|smaller|bigger|reduction\s+in|cut\s+in)\s+)?"
 )
+_POSSESSIVE_GAP = re.compile(r"[\s:=(-]{0,3}(?:of|in|on)\s+(?:our|their|her|his|your|my)\s+")
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison
     r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*|"

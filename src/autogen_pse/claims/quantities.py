@@ -83,10 +83,10 @@ _FRACTION_RE = re.compile(
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<vulgar>[¼½¾⅓⅔⅛⅜⅝⅞])?"  # "23½"
 _VULGAR = {"¼": 0.25, "½": 0.5, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875}
-_SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|\s(?:thousand|million|billion|grand|[Mm]io)\b)?"
+_SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|[\s-](?:thousand|million|billion|grand|[Mm]io)\b)?"
 _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
-    r"|\s?(?:x|×)(?![A-Za-z])(?!\s*[$€£]?\d)|\s?-?fold\b|\s(?:times)\b"
+    r"|\s?(?:x|×)(?![A-Za-z])(?!\s*[$€£]?\d)|\s?-?fold\b|\s(?:times)\b|[\s-]baggers?\b"  # "a 3.4-bagger"
     r"|[\s-]?(?:days?|d|months?|mths?|mos?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
     r"|[\s-]?(?:DAYS?|MONTHS?|YEARS?|YRS?|HOURS?|HRS?|MINUTES?|MINS?|WEEKS?)\b"  # "11+ YEARS EXPERIENCE"
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
@@ -199,7 +199,7 @@ def _unit_from_after(after: str, cur: str) -> tuple[Unit, float]:
         return "pct", 1.0
     if a in ("bps", "basis points"):
         return "pct", 0.01
-    if a in ("x", "×", "fold", "times"):
+    if a in ("x", "×", "fold", "times", "bagger", "baggers"):
         return "multiple", 1.0
     unit = _TIME_UNITS.get(a, "count")
     if unit == "hours":
@@ -240,7 +240,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if nxt and (nxt.isalnum() or nxt == "_") and nxt not in "²³" and not m.group("after"):
             continue  # glued to letters: "3rd", "p95", "EC2" (not a power: "0.4385²")
         num, cur, after = m.group("num"), (m.group("cur") or "").strip(), m.group("after") or ""
-        scale = (m.group("scale") or "").strip().lower()
+        scale = (m.group("scale") or "").strip(" \t\n-").lower()
         value = float(num.replace(",", "")) + _VULGAR.get(m.group("vulgar") or "", 0.0)
         tol = _precision(num) if not m.group("vulgar") else 0.125
         mult = _SCALES.get(scale, 1.0)

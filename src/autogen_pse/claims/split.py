@@ -27,7 +27,7 @@ _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
 _SALUTATION = re.compile(
     r"^(?:(?:with\s+)?(?:best|kind|warm|many)?\s*(?:regards|wishes|thanks)|thanks|thank you|cheers|sincerely|"
     r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hiya|hey|hello"
-    r"|(?:good )?(?:morning|afternoon|evening)"
+    r"|(?:good )?(?:morning|afternoon|evening)|to whom it may concern|to the (?:\w+ ){0,2}(?:committee|team|panel)"
     r"|hola|querid[oa]|estimad[oa]|un abrazo|saludos|atentamente|cordialmente|bonjour|cordialement|hallo|ciao)"
     r"\b[^.!?]{0,40}[,.!]?\s*[A-Z]?[\w.\- ]{0,40}$",
     re.IGNORECASE,
@@ -46,7 +46,11 @@ _SECTION_LABEL = re.compile(  # a bold label that opens a section of its own, no
     r"qualifications|languages|interests|awards|publications|projects|summary|profile|experience)",
     re.IGNORECASE,
 )
-_GREETING = re.compile(r"^(?:dear|hi|hiya|hey|hello|(?:good )?(?:morning|afternoon|evening))\b", re.IGNORECASE)
+_GREETING = re.compile(
+    r"^(?:dear|hi|hiya|hey|hello|(?:good )?(?:morning|afternoon|evening)|to whom it may concern"
+    r"|to the (?:\w+ ){0,2}(?:committee|team|panel)\W*$)\b",
+    re.IGNORECASE,
+)
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .catalogue import _STOP_CAPS, Mention, is_label, is_person, unknown_names
-from .catalogue import GENERIC_ABBREVIATIONS as _ABBREVIATIONS
+from .catalogue import _STOP_CAPS, Mention, is_abbreviation, is_label, is_person, unknown_names
 from .lexicon import content_words, stem
 from .model import Finding, Status
 from .patterns import (
@@ -22,10 +21,12 @@ _CSV_HEADER = re.compile(r"[\w%/.()&-]+(?:\s?[,;\t]\s?[\w%/.()&-]+){4,}")
 _SMALL_WORDS = frozenset("a an and as at by for from in of on or the to with vs per".split())
 
 
-def title_case(text: str) -> bool:
-    """A short line in Title Case with no sentence in it (a letterhead, a document title)."""
+def title_case(text: str, *, heading: bool = False) -> bool:
+    """A short line in Title Case with no sentence in it (a letterhead, a document title); a heading
+    may hold commas and a quoted question ('## Reader Q&A: "My Portfolio Is Up 67%. Why …?"')."""
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’&.-]*", text) if w.lower() not in _SMALL_WORDS]
-    if not 2 <= len(words) <= 14 or re.search(r"[.!?](?:\s+[A-Z]|\s*$)", text.strip("*_ ")) or text.count(",") > 1:
+    if not 2 <= len(words) <= 14 or (not heading and (
+            re.search(r"[.!?](?:\s+[A-Z]|\s*$)", text.strip("*_ ")) or text.count(",") > 1)):
         return False  # a sentence, or a list of names ("Terraform, Docker, Zorblax Mesh") whose names count
     return sum(w[0].isupper() for w in words) >= 0.75 * len(words)
 
@@ -33,7 +34,8 @@ def title_case(text: str) -> bool:
 class Statements(VerifierState):
     """Unknown names, unsupported statements and superlatives (a part of the Verifier)."""
 
-    def _names(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], advice: bool) -> list[Finding]:
+    def _names(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], advice: bool,
+               heading: bool = False) -> list[Finding]:
         taken = skip + [(m.start, m.end) for m in mentions]
         for m in self.catalogue.find(text):  # "PostgreSQL (PG)": a short gloss of a known name
             gloss = _GLOSS.match(text, m.end)
@@ -42,7 +44,7 @@ class Statements(VerifierState):
         out: list[Finding] = []
         if _CSV_HEADER.fullmatch(text.strip()):
             return out  # "Sym,Qty,CostPx,Close,MktVal,Wt%": column names
-        titled = title_case(text)  # "Kingsbury Wealth Partners LLP", "Quarterly Portfolio Letter": a title
+        titled = title_case(text, heading=heading)  # "Kingsbury Wealth Partners LLP", "Quarterly Portfolio Letter"
         for name in unknown_names(text, self.catalogue, self.known, taken, self.vocab):
             if titled and name.entity not in ("?ticker", "?lead"):
                 continue
@@ -62,7 +64,8 @@ class Statements(VerifierState):
         return out
 
     def _statement(
-        self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], *, claim_words_only: bool = False
+        self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], *, claim_words_only: bool = False,
+        heading: bool = False,
     ) -> list[Finding]:
         """A factual statement whose content words no source or vocabulary explains: a claim word
         ("announced", "dividend", "award") or a proper noun that no source names (with
@@ -87,14 +90,14 @@ class Statements(VerifierState):
         ]
         if not unexplained and not strong:
             return []
-        titled = title_case(text)
+        titled = title_case(text, heading=heading)
         proper = [] if claim_words_only else [
             w
             for w, s in unexplained
             if w[:1].isupper()
             and not titled
             and len(w) > 2
-            and w.upper() not in _ABBREVIATIONS
+            and not is_abbreviation(w)
             and w not in _STOP_CAPS
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and not _INITIAL.search(text[:s])

@@ -277,7 +277,7 @@ class Verifier(Relations, Statements):
         findings += self._dates(text, dates, mentions, scope, advice)
         if not quantities:
             findings += self._directions(text, mentions, scope, advice)
-        findings += self._names(text, found, skip, advice)
+        findings += self._names(text, found, skip, advice, heading=claim.kind == "heading")
         for m in found:
             known = self.ev.entity(m.entity)
             lo = max((x.end() for x in re.finditer(r"[;.]\s", text[: m.start])), default=0)
@@ -288,7 +288,7 @@ class Verifier(Relations, Statements):
                         or bool(_CONTACT_LINE.search(text))  # "📧 email · 🐙 github · 📞 +44 …": where to reach her
                         or (text[m.start - 1 : m.start] == "[" and bool(_LINK_TEXT_END.match(text, m.end))))
                         # "Code: [GitHub profile][gh]": the text of a link to a profile
-            if known is not None and not known.in_sources and not _says_absent(text, lo, hi) and not link \
+            if known is not None and not known.in_sources and not _says_absent(text, lo, hi, m.start) and not link \
                     and not labelled:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
                     Finding(
@@ -310,7 +310,7 @@ class Verifier(Relations, Statements):
             if stated.strip():
                 phrases = [(a, b) for a, b, _m in metric_spans if " " in text[a:b]]  # "acquisition costs": a metric
                 findings += self._statement(stated, found, skip + phrases + [(q.start, q.end) for q in quantities],
-                                            claim_words_only=advice)
+                                            claim_words_only=advice, heading=claim.kind == "heading")
         if (not advice and not any(f.status is Status.CONTRADICTED for f in findings)
                 and self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings)):
             findings += self._superlatives(text)
@@ -391,13 +391,17 @@ class Verifier(Relations, Statements):
 
 
 _PRESENT_MARK = re.compile(r"[✔✓✅☑]")
+_NICE_TO_HAVE = re.compile(r"nice[- ]to[- ]haves?", re.IGNORECASE)
+_RELATIVE = re.compile(r",\s*(?:which|that)\b", re.IGNORECASE)
 _LABEL_ONLY = re.compile(r"nice[- ]to[- ]haves?|partial(?:ly)?", re.IGNORECASE)
 
 
-def _says_absent(text: str, lo: int, hi: int) -> bool:
-    """Does ``text[lo:hi]`` say a name is absent ("no Rust experience", "✘ gRPC")? A tick overrides a
-    mere label: "✔ Nice to have: gRPC — exposed the API over gRPC" claims it."""
-    found = [m.group(0) for m in _ABSENT.finditer(text, lo, hi)]
+def _says_absent(text: str, lo: int, hi: int, at: int) -> bool:
+    """Does ``text[lo:hi]`` say the name at ``at`` is absent ("no Rust experience", "✘ gRPC")? A tick
+    overrides a mere label: "✔ Nice to have: gRPC — exposed the API over gRPC" claims it; so does a
+    relative clause: "comfortable in Rust, which is on your nice-to-have list"."""
+    found = [m.group(0) for m in _ABSENT.finditer(text, lo, hi)
+             if not (_NICE_TO_HAVE.fullmatch(m.group(0)) and _RELATIVE.search(text, at, m.start()))]
     if found and _PRESENT_MARK.search(text, lo, hi):
         return not all(_LABEL_ONLY.fullmatch(f) for f in found)
     return bool(found)

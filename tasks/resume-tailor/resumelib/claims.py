@@ -471,6 +471,44 @@ def _scan_line(
             out.append(Claim("employers", name, lineno, False, "organisation not in the CV"))
 
 
+_TITLE_HEAD = (r"(?:Engineer|Eng|Developer|Dev|Manager|Lead|Architect|Consultant|Analyst|Scientist|Director|Designer"
+               r"|Programmer|SRE|Intern)")
+_TITLE = rf"((?:[A-Z][\w.-]*\s+){{1,3}}{_TITLE_HEAD}\b\.?)"
+_EMPLOYER = r"((?:[A-Z][\w&'.-]*)(?:\s+[A-Z][\w&'.-]*){0,3})"
+# a title held, in prose: "joined Harbourside as a Lead Backend Engineer", "I'm currently a Senior …",
+# "Lead Backend Engineer at Brightline Payments", "Brightline Payments Ltd (Staff Backend Eng)"
+_TITLE_AS = re.compile(rf"\b(?:as|was|is|am|'m|been|became|currently|promoted\s+to)\s+(?:a\s+|an\s+)?{_TITLE}")
+_TITLE_AT = re.compile(rf"{_TITLE}\s+(?:at|@|with)\s+(?:the\s+)?{_EMPLOYER}")
+_AT_TITLE = re.compile(rf"{_EMPLOYER}\s*\(\s*{_TITLE}\s*\)")
+_LEAD_IN = re.compile(r"^(?:(?:currently|now|formerly|previously|recently|most|an?|the)\s+)+", re.IGNORECASE)
+
+
+def _prose_titles(model: CvModel, text: str, lineno: int, out: list[Claim]) -> None:
+    """Job titles the prose says the candidate held: one of the CV's titles, and the named employer's
+    own (fewer words are fine: "Backend Engineer at Brightline" of "Senior Backend Engineer")."""
+    if _TARGET_ROLE.search(text):
+        return
+    target = norm_title(str(model.job.get("title") or "").split(",")[0])
+    found: dict[str, list[dict[str, Any]]] = {}
+    for m in _TITLE_AS.finditer(text):
+        employer = _TITLE_AT.match(text, m.start(1))
+        found.setdefault(m.group(1), model.employer_entries(employer.group(2)) if employer else [])
+    for m in _TITLE_AT.finditer(text):
+        found[m.group(1)] = model.employer_entries(m.group(2)) or found.get(m.group(1), [])
+    for m in _AT_TITLE.finditer(text):
+        found[m.group(2)] = model.employer_entries(m.group(1)) or found.get(m.group(2), [])
+    for written, entries in found.items():
+        title = _LEAD_IN.sub("", written.rsplit(". ", 1)[-1])  # "Go. Senior …", "Currently Senior …"
+        words = set(norm_title(title).split())
+        if (not entries and norm_title(title) == target) or "certified" in words or \
+                model.item_supported("certifications", title):
+            continue  # "as a Staff Backend Engineer": the job sought; "AWS Certified Solutions Architect"
+        pool = [norm_title(e["title"]) for e in entries] if entries else [*model.titles, *model.headline_titles]
+        if not any(words <= set(p.split()) for p in pool):
+            out.append(Claim("titles", title, lineno, False, "a job title the CV never gives"
+                             + (f" at {entries[0]['employer']}" if entries else "")))
+
+
 def line_claims(model: CvModel, text: str) -> list[Claim]:
     """The free-text claims of one line or sentence (numbers, dates, technologies, degrees, orgs)."""
     out: list[Claim] = []
@@ -500,12 +538,25 @@ _TARGET_ROLE = re.compile(
 )
 
 
+# a letter's close: the lines after it sign the letter ("Kind regards,\nEngineering Manager, Brightline")
+_VALEDICTION = re.compile(
+    r"(?:with\s+|all\s+the\s+)?(?:yours\s+(?:faithfully|sincerely|truly)|(?:(?:kind|best|warm|warmest)\s+)?regards"
+    r"|best\s+wishes|sincerely|respectfully|cheers|best|many\s+thanks|thanks)\W*",
+    re.IGNORECASE,
+)
+# a memo's header names its writer and addressee ("From: Engineering Manager, Brightline"), not the candidate
+_MEMO_FIELD = re.compile(r"(?:from|to|cc|signed|referee)\s*:", re.IGNORECASE)
+
+
 def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Claim]) -> None:
     for i in range(sec.start, sec.end):
         text = clean_inline(lines[i]).lstrip("# ").strip()
+        if _VALEDICTION.fullmatch(text):
+            return  # the signature block: the referee's title, not one the candidate held
         if (
             not text
             or "@" in text
+            or _MEMO_FIELD.match(text)
             or i == next((j for j in range(sec.start, sec.end) if lines[j].strip()), -1)
         ):
             continue
@@ -606,6 +657,8 @@ def _analyse(artifact: str, model: CvModel) -> Analysis:
         if head_lines.get(i) != "experience":
             kinds.add("orgs")
         _scan_line(model, line, i + 1, kinds, claims, scopes.get(i, ()))
+        if i not in head_lines:
+            _prose_titles(model, clean_inline(line), i + 1, claims)
     return Analysis(lines, sections, claims, entries)
 
 

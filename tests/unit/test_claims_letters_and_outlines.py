@@ -1,0 +1,146 @@
+"""Layouts the blind batches zl and zm brought (a CV kept in Emacs org-mode, a former manager's
+reference letter, a conference speaker bio, a Slack hello with emoji; a retrieval-augmented answer
+with bracketed citations, a mind-map outline, a personal-finance blog post, a bank chatbot's
+transcript): each read right when faithful and still caught when one fact is changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from autogen_pse.checking import Checker
+from autogen_pse.claims import Status, Verifier, build_ledger
+from autogen_pse.claims.orgmode import is_org, read_org
+from autogen_pse.claims.quantities import find_quantities
+from tests.claims_support import assert_pair, statuses
+
+ORG_CV = """#+TITLE: Elena Marsh — CV
+#+OPTIONS: toc:nil num:nil
+
+* Experience
+** Senior Backend Engineer — Brightline Payments Ltd
+:PROPERTIES:
+:DATES:    Mar 2020 – Present
+:LOCATION: Manchester, UK
+:END:
+- Designed an *idempotent payments API in Go* handling 1,200 requests per second at peak.
+- Cut monthly cloud spend by 35% ($420,000 a year); see [[https://example.com][the write-up]].
+
+** Backend Engineer — Harbourside Logistics GmbH
+:PROPERTIES:
+:DATES:    Jun 2017 – Feb 2020
+:END:
+- Reduced p95 API latency by 60% with =Redis= caching.
+
+* Skills
+| Area      | Tools           |
+|-----------+-----------------|
+| Languages | Python, Go, SQL |
+"""
+
+
+def _errors(checker: Checker, text: str) -> set[str]:
+    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"}
+
+
+def test_org_mode_reads_as_markdown_of_the_same_length() -> None:
+    assert is_org(ORG_CV) and not is_org("* a Markdown bullet\n* another\n")
+    read = read_org(ORG_CV)
+    assert len(read) == len(ORG_CV) and read.count("\n") == ORG_CV.count("\n")
+    assert "\n## Senior Backend Engineer — Brightline Payments Ltd\n" in read
+    assert "\n Dates:    Mar 2020 – Present\n" in read and ":PROPERTIES:" not in read
+    assert "|-----------|-----------------|" in read and "the write-up" in read and "https" not in read
+
+
+def test_an_org_mode_cv_keeps_its_entries(resume_checker: Checker) -> None:
+    assert not _errors(resume_checker, ORG_CV) & {"employers", "entries", "titles", "claims"}
+    assert "titles" in _errors(resume_checker, ORG_CV.replace("** Senior Backend", "** Lead Backend"))
+    assert "claims" in _errors(resume_checker, ORG_CV.replace("by 60%", "by 80%"))
+
+
+LETTER = """Harbourside Logistics GmbH · Hamburg
+
+To the hiring committee,
+
+From June 2017 to February 2020 Elena Marsh worked in my team as a Backend Engineer. She moved our
+nightly batch jobs to Kafka streams, cutting data delays from 24 hours to 15 minutes.
+
+With kind regards,
+
+Engineering Manager
+Harbourside Logistics GmbH
+"""
+
+
+def test_a_reference_letter_is_signed_by_its_writer_not_the_candidate(resume_checker: Checker) -> None:
+    """The referee's title under the close and in a memo's "From:" line is not a title she held."""
+    assert not _errors(resume_checker, LETTER) & {"titles", "claims", "unverifiable"}
+    memo = "From: Engineering Manager, Brightline Payments Ltd\n\n" + LETTER.split("\n", 2)[2]
+    assert not _errors(resume_checker, memo) & {"titles"}
+    assert "titles" in _errors(resume_checker, LETTER.replace("as a Backend Engineer", "as a Lead Backend Engineer"))
+
+
+@pytest.mark.parametrize(
+    ("faithful", "wrong"),
+    [
+        ("Elena joined Harbourside Logistics in June 2017 as a Backend Engineer.",
+         "Elena joined Harbourside Logistics in June 2017 as a Lead Backend Engineer."),
+        ("I'm currently a Senior Backend Engineer at Brightline Payments.",
+         "I'm currently a Staff Backend Engineer at Brightline Payments."),
+        ("• prev. Backend Engineer at Harbourside Logistics (Hamburg), 2017–2020",
+         "• prev. Senior Backend Engineer at Harbourside Logistics (Hamburg), 2017–2020"),
+        ("Brightline Payments Ltd (Senior Backend Eng) since 2020.", "Brightline Payments Ltd (Staff Backend Eng) since 2020."),
+    ],
+)
+def test_a_title_in_prose_is_the_named_employers_own(resume_checker: Checker, faithful: str, wrong: str) -> None:
+    assert "titles" not in _errors(resume_checker, faithful)
+    assert "titles" in _errors(resume_checker, wrong)
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "I'd love to join Tidewater as a Staff Backend Engineer.",  # the job sought
+        "She holds the AWS Certified Solutions Architect – Associate certification.",  # a certification
+        "Go. Senior Backend Engineer at Brightline Payments since 2020.",
+    ],
+)
+def test_titles_in_prose_that_are_no_titles_held(resume_checker: Checker, prose: str) -> None:
+    assert "titles" not in _errors(resume_checker, prose)
+
+
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        # a relative clause about the ad does not make a claimed skill absent
+        ("She writes Go and Python, and Rust is on your nice-to-have list.",
+         "She writes Go and Python and is comfortable in Rust, which is on your nice-to-have list."),
+        # a figure of "our …" estate
+        ("She introduced Terraform; it covered 80% of our AWS estate when she left.",
+         "She introduced Terraform; it covered 90% of our AWS estate when she left."),
+    ],
+)
+def test_cv_prose_pairs(resume_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert_pair(resume_verifier, faithful, fabricated)
+
+
+def test_a_hyphenated_scale_word_is_part_of_its_figure() -> None:
+    """ "a 2-million-events-a-day service": two million, not a 2 and a bare "million"."""
+    [q] = find_quantities("She ran a 2-million-events-a-day shipment-tracking service.")
+    assert q.value == 2_000_000
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        "Based in Manchester. Looking forward to the streaming work 🙂 Ping me anytime!",
+        "Today's my first day here 🎉 Figured I'd do the classic intro post.",
+        "Some background so you know who to blame for my PRs 😅",
+    ],
+)
+def test_chat_words_after_an_emoji_are_no_names(resume_verifier: Verifier, chat: str) -> None:
+    assert statuses(resume_verifier, chat) <= {Status.NONE, Status.SUPPORTED}, chat
+
+
+def test_a_possessive_own_is_no_holding_count(portfolio_verifier: Verifier) -> None:
+    text = "Three of my five positions break one of my own rules."
+    assert Status.CONTRADICTED not in {c.status for c in build_ledger(text, portfolio_verifier).claims}
