@@ -57,8 +57,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
     section = ""
-    turns = user_turn_lines(artifact)
-    asked = turns | quoted_lines(artifact)  # a chat's user turns, an e-mail's quotes
+    asked = user_turn_lines(artifact) | quoted_lines(artifact)  # a chat's user turns, an e-mail's quotes
     for n, unit in enumerate(split_units(artifact), start=1):
         if unit.line in asked or _REFERENCE_LIST.fullmatch(unit.section):
             unit.kind = "meta"  # a chat's user turns, an e-mail's quotes; a reference list's entries
@@ -120,7 +119,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
                 projected=unit.kind == "row" and table_is_projection(artifact, unit.start),
             )
         claims.append(claim)
-        if unit.paragraph != last_paragraph:  # (a chat's thread keeps its subject from turn to turn)
+        if unit.paragraph != last_paragraph:
             last_paragraph, last_entities = unit.paragraph, []
         own = verifier.subject_mentions(unit.text)
         if own:  # the paragraph's entities so far, the most recent last
