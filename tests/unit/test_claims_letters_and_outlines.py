@@ -144,3 +144,75 @@ def test_chat_words_after_an_emoji_are_no_names(resume_verifier: Verifier, chat:
 def test_a_possessive_own_is_no_holding_count(portfolio_verifier: Verifier) -> None:
     text = "Three of my five positions break one of my own rules."
     assert Status.CONTRADICTED not in {c.status for c in build_ledger(text, portfolio_verifier).claims}
+
+
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        ("Amazon is about a 3.4-bagger.", "Amazon is about a 5.4-bagger."),
+        ("| | AAPL |\n|---|---|\n| Value above cap | $17,607.87 |\n",
+         "| | AAPL |\n|---|---|\n| Value above cap | $27,607.87 |\n"),
+        # a section sign is a reference, not a figure of the holding beside it
+        ("Apple is 43.85% of the book (source: investment_rules.md §1).",
+         "Apple is 53.85% of the book (source: investment_rules.md §1)."),
+    ],
+)
+def test_portfolio_pairs(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert_pair(portfolio_verifier, faithful, fabricated)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# My Dad's Portfolio, March 2010 Edition: The Good, the Bad and the Apple\n",
+        '## Reader Q&A: "My Portfolio Is Up 67%. Why Do I Feel Uneasy?"\n',
+        'Which, in Dad, means "not sell".',
+        "Customer: So it's more than tripled.\n\nAssistant: Yes, Amazon is about 3.4 times its cost.\n",
+        "Apple is 43.85% of the book [1].\n\n## Sources\n[1] FACTS.txt — computed facts, 5 holdings\n"
+        "[2] holdings.csv — symbols, quantities\n",
+    ],
+)
+def test_blog_and_chat_furniture_is_no_claim(portfolio_verifier: Verifier, text: str) -> None:
+    assert statuses(portfolio_verifier, text) <= {Status.NONE, Status.SUPPORTED}, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No Rust or gRPC on the CV, which I don't see as a blocker.",
+        "I also didn't claim settlement or reconciliation experience specifically.",
+        "The ad also talks about design documents and about settlement/reconciliation.",
+    ],
+)
+def test_what_the_cv_lacks_claims_nothing(resume_verifier: Verifier, text: str) -> None:
+    assert statuses(resume_verifier, text) <= {Status.NONE, Status.SUPPORTED}, text
+
+
+def test_no_doubt_is_no_absence(resume_verifier: Verifier) -> None:
+    assert Status.CONTRADICTED in statuses(resume_verifier, "There's no doubt she knows Rust.")
+
+
+def test_a_debriefs_remarks_after_the_cv_are_no_entries(resume_checker: Checker) -> None:
+    """ "Best evidence for our role", "Gaps", "Recommendation", "How your CV lines up with the ad": a
+    reviewer's notes after the CV, not entries of its sections; a date-led entry head is read whole."""
+    debrief = ("**Career**\n- 2020–now: Senior Backend Engineer, Brightline Payments Ltd (Manchester)\n"
+               "- 2017–2020: Backend Engineer, Harbourside Logistics GmbH (Hamburg)\n\n"
+               "**Best evidence for our role**\n1. *Payments* — she designed an idempotent payments API in Go.\n\n"
+               "**Education & certs**: MSc Computer Science, Leeds (2015); BSc Mathematics, York (2014).\n\n"
+               "**Gaps**: no Rust, no gRPC (both nice-to-haves); nothing on design docs.\n\n"
+               "### How your CV lines up with the ad\n\n| Requirement | Evidence | Match |\n|---|---|---|\n"
+               "| Payment APIs | Idempotent Go payments API | ✅ |\n\n**Recommendation:** proceed.\n")
+    assert not _errors(resume_checker, debrief) & {"employers", "entries", "titles", "degrees"}
+    assert "titles" in _errors(resume_checker, debrief.replace("now: Senior", "now: Staff"))
+
+
+def test_plain_text_o_bullets_and_wrapped_lines(resume_verifier: Verifier) -> None:
+    cv = ("EXPERIENCE\n\nHarbourside Logistics GmbH, Backend Engineer\n  o Moved nightly batch jobs to Kafka\n"
+          "    streams -- data delays fell from 24\n    hours to 15 minutes\n")
+    assert_pair(resume_verifier, cv, cv.replace("to 15 minutes", "to 25 minutes"))
+
+
+def test_an_info_panels_role_is_the_new_job(resume_checker: Checker) -> None:
+    page = ("# Payments Platform / Team / Elena Marsh\n\n**Role**       Staff Backend Engineer\n"
+            "**Previously** Brightline Payments Ltd — Senior Backend Engineer (Mar 2020 – present)\n")
+    assert "titles" not in _errors(resume_checker, page)

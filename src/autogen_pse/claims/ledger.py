@@ -43,7 +43,7 @@ _SCORE_TABLE = re.compile(
 )
 _SCORE = re.compile(r"[\d.]{1,4}(?:\s*/\s*\d{1,3})?|[★☆✪⭐]+")
 _REFERENCE_LIST = re.compile(r"(?:\d+\.?\s*)?(?:references|bibliography|works\s+cited|literature|further\s+reading|"
-                             r"sources\s+cited|citations)", re.IGNORECASE)
+                             r"sources(?:\s+(?:cited|used))?|retrieved\s+sources|citations)", re.IGNORECASE)
 _NOT_CLAIM_COLUMNS = {"priority", "#", "rank", "no", "no.", "step", "order", "n"}
 
 

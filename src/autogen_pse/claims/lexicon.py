@@ -172,7 +172,12 @@ _CLAUSE_BREAK = re.compile(r",\s+(?=(?:which|and|but|so|though|although|while)\b
 # the CV is …"): its words are not claimed
 UNSEEN = re.compile(
     r"\b(?:nothing\s+explicit|no\s+(?:sign|evidence|mention)\s+of|(?:can't|cannot|can\s+not)\s+see|neither\s+on"
-    r"|not\s+(?:visible|evidenced|shown)|not\s+on\s+(?:the|her|his|my|your)\s+(?:cv|résumé|resume))\b",
+    r"|not\s+(?:visible|evidenced|shown)|not\s+on\s+(?:the|her|his|my|your)\s+(?:cv|résumé|resume)"
+    r"|(?:didn't|did\s+not|haven't|have\s+not)\s+(?:claim|add|include|invent)(?:ed)?"
+    r"|(?:doesn't|does\s+not|don't|do\s+not)\s+(?:mention|show|list|cover)"
+    # what the job ad asks for is the ad's, not the candidate's: "the ad also talks about reconciliation"
+    r"|the\s+(?:job\s+)?(?:ad|advert|advertisement|posting|listing)\s+(?:also\s+)?(?:talks\s+about|mentions|asks\s+for"
+    r"|wants|lists|calls\s+for|expects|requires))\b",
     re.IGNORECASE,
 )
 

@@ -31,7 +31,7 @@ _CHANGE_MARK = re.compile(r"\[(?:inserted|added|insert|new):\s*|\{\+\+|\+\+\}|~~
 # "clause 4.2(b)": a cross-reference
 _LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]^\n]{1,40}\]:[ \t]*\S+(?:[ \t]+[\"'(][^\n]*)?$", re.M)
 _NOTE_REFERENCE = re.compile(
-    r"\b(?:[Nn]otes?|[Ff]ootnotes?|[Ss]chedules?|[Aa]nnex(?:es)?|[Aa]ppendix|[Ee]xhibits?|[Cc]lauses?|§)\s*"
+    r"(?:\b(?:[Nn]otes?|[Ff]ootnotes?|[Ss]chedules?|[Aa]nnex(?:es)?|[Aa]ppendix|[Ee]xhibits?|[Cc]lauses?)|§§?)\s*"
     r"(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b)(?:\s*(?:and|&|,)\s*(?:\d{1,2}(?:\.\d{1,2})*|[A-H]\b))*(?:\([a-z]\)|\b)"
 )
 # citations of a scholarly text: "(Kaminski & Lo, 2014)", "(Shefrin and Statman, 1985; Odean, 1998)", and in a

@@ -21,7 +21,7 @@ _NUMBERED_CAPS = re.compile(
     r"^\s*(?P<level>)(?:\d{1,2}|[IVX]{1,4})[.)]\s+(?:\*\*)?([A-Z][A-Z &/,'-]{2,60}?)(?:\*\*)?:?\s*$"
 )
 _FOOTNOTE_DEFINITION = re.compile(r"^ {0,3}\[\^\w+\]:")
-_BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|\d{1,2}[.)])\s+")
+_BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|o(?=[ \t]+[A-Za-z0-9(])|\d{1,2}[.)])\s+")  # "o": a Word or plain-text bullet
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
 _SALUTATION = re.compile(

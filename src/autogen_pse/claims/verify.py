@@ -392,6 +392,7 @@ class Verifier(Relations, Statements):
 
 _PRESENT_MARK = re.compile(r"[✔✓✅☑]")
 _NICE_TO_HAVE = re.compile(r"nice[- ]to[- ]haves?", re.IGNORECASE)
+_NO_LIST = re.compile(r"\bno\s+(?:[\w-]+(?:\s+or\s+|\s*,\s*|\s+and\s+|\s*/\s*)){0,3}$", re.IGNORECASE)
 _RELATIVE = re.compile(r",\s*(?:which|that)\b", re.IGNORECASE)
 _LABEL_ONLY = re.compile(r"nice[- ]to[- ]haves?|partial(?:ly)?", re.IGNORECASE)
 
@@ -402,6 +403,8 @@ def _says_absent(text: str, lo: int, hi: int, at: int) -> bool:
     relative clause: "comfortable in Rust, which is on your nice-to-have list"."""
     found = [m.group(0) for m in _ABSENT.finditer(text, lo, hi)
              if not (_NICE_TO_HAVE.fullmatch(m.group(0)) and _RELATIVE.search(text, at, m.start()))]
+    if _NO_LIST.search(text, lo, at):  # "no Rust or gRPC on the CV"
+        found.append("no")
     if found and _PRESENT_MARK.search(text, lo, hi):
         return not all(_LABEL_ONLY.fullmatch(f) for f in found)
     return bool(found)

@@ -153,6 +153,8 @@ def _head_only(text: str) -> str:
     Manchester: Go payments API, …" → up to the colon after the dates."""
     ranges = [d for d in find_dates(text) if d.end is not None]
     cut = text.find(": ", ranges[0].span[1]) if ranges else -1
+    if cut > 0 and not re.search(r"[A-Za-z]", text[: ranges[0].span[0]] + text[ranges[0].span[1] : cut]):
+        return text  # "2020–now: Senior Backend Engineer, Brightline …": the dates lead, the head follows
     return text[:cut] if cut > 0 else text
 
 
@@ -530,7 +532,7 @@ def _known_name(model: CvModel, name: str) -> bool:
 
 _TARGET_ROLE = re.compile(
     r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?"
-    r"|\b(?:target\s+)?role\s*[:|]"
+    r"|\b(?:target\s+)?role(?:\s*[:|]|[ \t]{3,})"
     r"|\b(?:target|goal|seeking|desired|next)(?:\s+(?:role|position|job))?\s*:"
     r"|\bposition\s*[:|]|\bapplying\s+to\b|\b(?:subject|re|objective|requisition|vacancy)\s*:|\bapply\s+for\b"
     r"|\bfor\s+the\s+[^.]{0,60}\b(?:role|position|post|vacancy|opening)\b",

@@ -71,9 +71,19 @@ _BOLD_ONLY = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
 BULLET = re.compile(r"^\s*(?:[-*+•–]|\d{1,2}[.)])\s+")
 
 
+# a reviewer's remarks on the CV against the ad ("How your CV lines up with the ad", "Fit against the ad",
+# "Gaps", "Recommendation", "Best evidence for our role"): notes, after the CV
+_REMARKS = re.compile(
+    r"\b(?:the (?:job )?ad|gaps?|recommendation|fit against|lines? up with|evidence (?:for|from)|"
+    r"requirements? (?:vs|map|mapping|match)|match(?:ing)? (?:to|against))\b"
+)
+
+
 def classify_section(title: str) -> str | None:
     """Section class of a heading text (``"Work Experience"`` → ``"experience"``) or ``None``."""
     words = norm_text(clean_inline(title))
+    if words and len(words.split()) <= 8 and _REMARKS.search(words) and not named_classes(title) - {"notes"}:
+        return "notes"
     if not words or len(words.split()) > 5:
         return None
     padded = f" {words} "
@@ -149,7 +159,8 @@ def split_sections(lines: list[str]) -> list[Section]:
         # section on its own line (inside Skills, "**Languages:** Python, Go" is a line of the section)
         inline = _BOLD_LEAD.match(line) if head is None and sections[-1].cls != "skills" else None
         # (a short label: "**Years of relevant experience:** 9 years" is a form's field, no section)
-        label = classify_section(inline.group(2)) if inline and len(inline.group(2).split()) <= 3 else None
+        label = classify_section(inline.group(2)) if inline else None
+        label = label if inline and (len(inline.group(2).split()) <= 3 or label == "notes") else None
         if inline and (sections[-1].cls == "header" or label in _MAIN_SECTIONS or label in _CLOSING_SECTIONS):
             head = (2, inline.group(2))
         if head is None:
