@@ -216,3 +216,32 @@ def test_an_info_panels_role_is_the_new_job(resume_checker: Checker) -> None:
     page = ("# Payments Platform / Team / Elena Marsh\n\n**Role**       Staff Backend Engineer\n"
             "**Previously** Brightline Payments Ltd — Senior Backend Engineer (Mar 2020 – present)\n")
     assert "titles" not in _errors(resume_checker, page)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**AAPL: TRIM 79 shares** `[rebalance]` — due Wed 3 Mar",
+        "Sat 27 Feb",
+        "Reminder: review is Monday, with Monday's closes.",
+        "Add Google and IBM and you're at about 76%.",
+        "**MANAGER'S COMMENTARY** Our priority is the Apple overweight.",
+    ],
+)
+def test_journal_and_board_furniture_is_no_claim(portfolio_verifier: Verifier, text: str) -> None:
+    assert Status.CONTRADICTED not in statuses(portfolio_verifier, text), text
+    assert Status.UNVERIFIABLE not in statuses(portfolio_verifier, text), text
+
+
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        # a plan's delay is no holding period; a holding period still is
+        ("GOOG: review in 4 weeks", "GOOG: held for 4 weeks"),
+        # "no trigger" after a figure is a flag, not the speaker taking the figure back
+        ("Amazon: +241.97%, weight 10.13%, no trigger", "Amazon: +241.97%, weight 12.13%, no trigger"),
+        ("Apple is 50% - no - 43.85% of the book.", "Apple is 50% - and 53.85% of the book."),
+    ],
+)
+def test_plans_and_flags_after_figures(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert_pair(portfolio_verifier, faithful, fabricated)

@@ -57,6 +57,7 @@ Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qual
 Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies Sr Sra Srta
 Due Body Subject Export Exported Eng Dev Mgr Snr Jnr Score Scores Rating Ratings Scorecard Home Now Skip Menu
 Contents United States Schedule Schedules Clause Clauses Annex Exhibit Dad Mum Mom Grandad Grandpa Grandma Granny Nan
+Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun Commentary Manager's Backlog Doing Parked Kanban
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -268,7 +269,7 @@ def unknown_names(
         unexplained = [
             w
             for w in words
-            if w not in _STOP_CAPS
+            if re.sub(r"['’]s$", "", w) not in _STOP_CAPS
             and not catalogue.derives(w)
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and w.lower() not in _NUMBER_NAMES  # "Nine years of …"

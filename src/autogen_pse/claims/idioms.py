@@ -66,7 +66,8 @@ def with_one_of(text: str, qs: list[Quantity]) -> list[Quantity]:
     return sorted([*qs, *extra], key=lambda q: q.start) if extra else qs
 
 
-_TAKEN_BACK = re.compile(r"\s*(?:[—–-]+|\.\.\.|…|,)\s*(?:no|sorry|wait|I mean|scratch that|correction|rather)\b[,.!]?",
+_TAKEN_BACK = re.compile(r"\s*(?:[—–-]+|\.\.\.|…|,)\s*(?:no(?=\s*[—–,.!-]|\s+(?:sorry|wait|I mean))|sorry|wait|I mean"
+                         r"|scratch that|correction|rather)\b[,.!]?",  # (not "12.13%, no trigger")
                          re.IGNORECASE)
 
 

@@ -42,7 +42,7 @@ _THE_REST = re.compile(r"\b(?:the\s+rest|the\s+others|the\s+other\s+(?:\w+\s+)?(
 _PERMITTED = re.compile(r"\b(?:lets?|allows?|permits?)\s+(?:you|us|me|them)\s+(?:to\s+)?$", re.IGNORECASE)
 
 _SUMMED = re.compile(
-    r"\b(?:comes?|came)\s+to\b|\byou\s+get\b|\bin\s+total\b|\btotal(?:s|ling)?\b|\btop\s+(?:three|3|two|2)\b"
+    r"\b(?:comes?|came)\s+to\b|\byou\s+get\b|\byou(?:'re|\s+are)\s+at\b|\bin\s+total\b|\btotal(?:s|ling)?\b|\btop\s+(?:three|3|two|2)\b"
     r"|\b(?:three|two)\s+(?:largest|biggest)\b|\badds?\s+up\b",
     re.IGNORECASE,
 )

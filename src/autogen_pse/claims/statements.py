@@ -98,7 +98,7 @@ class Statements(VerifierState):
             and not titled
             and len(w) > 2
             and not is_abbreviation(w)
-            and w not in _STOP_CAPS
+            and re.sub(r"['’]s$", "", w) not in _STOP_CAPS  # "Monday's closes"
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
             and not _INITIAL.search(text[:s])
             and not is_person(text, s, s + len(w))  # a person ("Mr Castell noted …", "Bev (secretary)")

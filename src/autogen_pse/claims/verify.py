@@ -183,6 +183,7 @@ class Verifier(Relations, Statements):
         imperative = self.ev.imperatives and IMPERATIVE_START.search(plain)
         advice = bool(ADVICE.search(plain) or imperative or text.rstrip().endswith("?"))
         skip = name_spans(text) + markers + list_indexes(text)
+        skip += [(m.start(), m.end()) for m in _DAY_MONTH.finditer(text)]  # "Sat 27 Feb": a day, no figure
         skip += [(m.start(), m.end()) for m in _TOP_N.finditer(text)]
         dates = find_dates(text)
         skip += [(d.start, d.end) for d in dates]
@@ -270,7 +271,7 @@ class Verifier(Relations, Statements):
                 owners = {self.fact_owner.get(e) for e in finding.evidence}
                 implied = owners.pop() if len(owners) == 1 else implied
             planned = finding.kind == "duration" or q.unit in ("minutes", "hours", "days", "weeks")
-            if advice and planned and finding.status is Status.CONTRADICTED:
+            if planned and finding.status is Status.CONTRADICTED and (advice or _PLAN_BEFORE.search(text, 0, q.start)):
                 finding.status = Status.NONE  # "review again in a month", "take 10 minutes": a plan, not a fact
             findings.append(finding)
             prev = (q, named)
@@ -392,6 +393,16 @@ class Verifier(Relations, Statements):
 
 _PRESENT_MARK = re.compile(r"[✔✓✅☑]")
 _NICE_TO_HAVE = re.compile(r"nice[- ]to[- ]haves?", re.IGNORECASE)
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_DAY_MONTH = re.compile(  # a day of a month with no year (a journal's "Mon 1 Mar", "Feb 27th")
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w,]|\s*,?\s*\d)"
+)
+# "GOOG: review in 4 weeks", "check again within a month": when, not how long something was
+_PLAN_BEFORE = re.compile(
+    r"\b(?:review|revisit|reassess|re-?check|check|look|re-?evaluate|reconsider)\w*(?:\s+(?:it|again|back|this|them))?"
+    r"\s+(?:in|within|after)\s+(?:another\s+|the\s+next\s+|about\s+|~)?$",
+    re.IGNORECASE,
+)
 _NO_LIST = re.compile(r"\bno\s+(?:[\w-]+(?:\s+or\s+|\s*,\s*|\s+and\s+|\s*/\s*)){0,3}$", re.IGNORECASE)
 _RELATIVE = re.compile(r",\s*(?:which|that)\b", re.IGNORECASE)
 _LABEL_ONLY = re.compile(r"nice[- ]to[- ]haves?|partial(?:ly)?", re.IGNORECASE)
