@@ -245,3 +245,21 @@ def test_journal_and_board_furniture_is_no_claim(portfolio_verifier: Verifier, t
 )
 def test_plans_and_flags_after_figures(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
     assert_pair(portfolio_verifier, faithful, fabricated)
+
+
+def test_the_end_of_a_change_takes_its_starts_unit(resume_verifier: Verifier) -> None:
+    assert_pair(resume_verifier, "Cut deploy time from 45 minutes to 6.", "Cut deploy time from 45 minutes to 16.")
+
+
+@pytest.mark.parametrize(
+    ("faithful", "fabricated"),
+    [
+        ("I'd trim maybe 79 shares of Apple.", "I'd trim maybe 30 shares of IBM to lock in some of that gain."),
+        # a company named as a line or one of the names held is presented as a holding
+        ("Also the IBM line — in profit, no trigger.", "Also the Cisco line — small, roughly flat, ignoring it."),
+        ("The smaller technology names — Amazon and IBM — carry no rule triggers.",
+         "The smaller technology names — Amazon, IBM and Oracle — carry no rule triggers."),
+    ],
+)
+def test_hedged_amounts_and_lines_held(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert_pair(portfolio_verifier, faithful, fabricated)

@@ -25,6 +25,15 @@ def shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
         ):
             scale = 60.0 if a.unit == "minutes" and re.search(r"\bhours?\b", text[b.end : b.end + 8]) else 1.0
             out[i] = Quantity(b.value * scale, a.unit, b.text, b.start, b.end, b.tol * scale, b.hedge, b.sign, b.kind)
+        elif (  # "from 45 minutes to 16", "from 40% to 85": the end of a change takes the start's unit
+            b.unit == "count"
+            and a.unit in ("minutes", "days", "years", "months", "pct", "money")
+            and re.fullmatch(r"\s*(?:to|down to|up to|→|->)\s*", text[a.end : b.start], re.IGNORECASE)
+            and re.search(r"\bfrom\s+(?:about\s+|around\s+|~)?$", text[: a.start], re.IGNORECASE)
+            and not re.match(r"\s*(?:[A-Za-z]{3,}|%)", text[b.end :])  # "from 45 minutes to 6 services"
+        ):
+            scale = 60.0 if a.unit == "minutes" and re.search(r"\bhours?\b", a.text) else 1.0
+            out[i] = Quantity(b.value * scale, a.unit, b.text, b.start, b.end, b.tol * scale, b.hedge, b.sign, b.kind)
     for i in range(len(out) - 2, -1, -1):  # "fifty-five, fifty-six thousand": one figure said as a range
         a, b = out[i], out[i + 1]
         scale = next((k for k in (1e3, 1e6, 1e9) if a.value and 0.5 <= b.value / (a.value * k) <= 2), 0.0)

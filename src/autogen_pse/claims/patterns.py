@@ -127,7 +127,7 @@ _TOGETHER = re.compile(
 _NEXT_FIGURE = re.compile(r"\s*(?:by|of|at|=|:)?\s*[~≈]?\s*[-+−]?\s*[$€£]?\d")
 _OBJECT_GAP = re.compile(
     r"\s*(?:\w+ly\s+)?"
-    r"(?:(?:~|about|around|roughly|approx\.?|another)?\s*\$?\d[\d,.]*\s*k?\s+(?:more|extra|additional|new)?\s*"
+    r"(?:(?:(?:maybe|perhaps|possibly|say)\s+)?(?:~|about|around|roughly|approx\.?|another)?\s*\$?\d[\d,.]*\s*k?\s+(?:more|extra|additional|new)?\s*"
     r"(?:shares?\s+(?:of\s+|in\s+)?|sh\s+)?)?"  # "buy ~10 more GOOG sh", "add 20 shares of IBM"
     r"(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
     r"a\s+couple|a\s+handful|a\s+modest|little|few|further|additional)\s+(?:\w+\s+)?(?:of\s+)?)?"
