@@ -142,12 +142,18 @@ _REFERENCES = re.compile(
     r"|\b(?:(?:given|reason|out|described|explained|discussed)\s+(?:at|in)|see)\s+[1-9]\.\d{1,2}(?![\d%]|\.\d)",
     re.IGNORECASE,
 )
+_MONTH = _MON.replace("(?P<mon>", "(?:")
+# a day of a month with no year (a journal's "Sat 27 Feb", "Feb 27th"): a day, but no date to check
+_YEARLESS_DAY = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w,]|\s*,?\s*\d)",
+    re.IGNORECASE,
+)
 
 
 def name_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1") and of paragraph references
-    ("para 4.1"): neither dates nor figures."""
-    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES) for m in rx.finditer(text)]
+    """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1"), of paragraph references
+    ("para 4.1") and of days of a month with no year ("Sat 27 Feb"): neither dates nor figures."""
+    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY) for m in rx.finditer(text)]
 
 
 def same_date(written: str, fact: str) -> bool:

@@ -183,7 +183,6 @@ class Verifier(Relations, Statements):
         imperative = self.ev.imperatives and IMPERATIVE_START.search(plain)
         advice = bool(ADVICE.search(plain) or imperative or text.rstrip().endswith("?"))
         skip = name_spans(text) + markers + list_indexes(text)
-        skip += [(m.start(), m.end()) for m in _DAY_MONTH.finditer(text)]  # "Sat 27 Feb": a day, no figure
         skip += [(m.start(), m.end()) for m in _TOP_N.finditer(text)]
         dates = find_dates(text)
         skip += [(d.start, d.end) for d in dates]
@@ -393,10 +392,6 @@ class Verifier(Relations, Statements):
 
 _PRESENT_MARK = re.compile(r"[✔✓✅☑]")
 _NICE_TO_HAVE = re.compile(r"nice[- ]to[- ]haves?", re.IGNORECASE)
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
-_DAY_MONTH = re.compile(  # a day of a month with no year (a journal's "Mon 1 Mar", "Feb 27th")
-    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w,]|\s*,?\s*\d)"
-)
 # "GOOG: review in 4 weeks", "check again within a month": when, not how long something was
 _PLAN_BEFORE = re.compile(
     r"\b(?:review|revisit|reassess|re-?check|check|look|re-?evaluate|reconsider)\w*(?:\s+(?:it|again|back|this|them))?"
