@@ -140,7 +140,8 @@ def test_full_disk_before_the_run_is_a_clear_error(tmp_path: Path) -> None:
 def test_disk_full_mid_run_fails_at_the_write_naming_the_file_and_loses_nothing_written(tmp_path: Path) -> None:
     traces = tmp_path / "disk"
     with tmpfs(traces, "size=2m"):
-        script_path = paced_script(tmp_path / "paced.json", pauses=3, seconds=1.0)
+        # (eight seconds of 429s: the disk is filled within them even on a loaded machine)
+        script_path = paced_script(tmp_path / "paced.json", pauses=8, seconds=1.0)
         # the answer's event must not fit in the page slack events.jsonl still has (its own last
         # page survives the filler): a comment makes it longer than a page, so its write is the one that fails
         doc = json.loads(script_path.read_text())
