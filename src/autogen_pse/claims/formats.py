@@ -283,12 +283,11 @@ def _plain_text_art(text: str) -> str:
 def tidy(text: str) -> str:
     """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, other tools' markup
     (:mod:`.markup`: tracked changes, placeholders, references, citations, formulas, web furniture),
-    reStructuredText directives and their options, AsciiDoc block
-    attributes, words reported in quotes ('the draft says "…"'), a form's length limits, Japanese
-    era years beside western ones, footnote
-    markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and
-    property lines ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF —
-    blanked or made plain, every line keeping its length."""
+    reStructuredText directives and their options, AsciiDoc block attributes, words reported in quotes ('the draft
+    says "…"'), a form's length limits, Japanese era years beside western ones, footnote markers ("67.55 %[1]",
+    "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and property lines
+    ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF — blanked or made plain,
+    every line keeping its length."""
     text = speaker_labels(chat_messages(_plain_text_art(_json_as_yaml(text))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
