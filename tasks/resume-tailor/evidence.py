@@ -54,6 +54,28 @@ def _org_names(name: str) -> list[str]:
     return sorted(n for n in names if len(n) > 2)
 
 
+def _school_names(edu: dict[str, Any], cv: dict[str, Any]) -> list[str]:
+    """ "University of York" with its degree → also "BSc Mathematics" and "York" (the town alone only
+    where no role is in it: "Copperleaf Studio, Leeds" is no school)."""
+    names = {edu["school"], edu.get("degree", "")}
+    town = re.fullmatch(r"University of (\w+)|(\w+) University", edu["school"])
+    roles = " ".join(r.get("location", "") for r in cv["experience"])
+    if town and (name := town.group(1) or town.group(2)) not in roles:
+        names.add(name)
+    return sorted(n for n in names if len(n) > 2)
+
+
+_LEVELS = {"msc": ["MSc", "M.Sc."], "bsc": ["BSc", "B.Sc."], "phd": ["PhD", "Ph.D."], "ma": ["MA", "M.A."],
+           "ba": ["BA", "B.A."], "meng": ["MEng", "M.Eng."], "beng": ["BEng", "B.Eng."], "mba": ["MBA"]}
+
+
+def _level_names(edu: dict[str, Any], cv: dict[str, Any]) -> list[str]:
+    """ "MSc" alone names the one MSc of the CV ("🎓 MSc CS Leeds 2015 · BSc Maths York 2014")."""
+    level = edu.get("level", "")
+    unique = sum(e.get("level") == level for e in cv["education"]) == 1
+    return _LEVELS.get(level, []) if unique else []
+
+
 def _role_cities(cv: dict[str, Any]) -> dict[str, list[str]]:
     """The city of each role where it names that role alone ("… event processing in Hamburg"): not
     one shared with another role, a school ("University of Leeds") or the CV's contact lines."""
@@ -93,7 +115,9 @@ def evidence(ctx: CheckContext) -> Evidence:
         ev.entities.append(Entity(id=role["id"], kind="role", names=names))
     for edu in cv["education"]:
         if edu.get("school"):
-            ev.entities.append(Entity(id=edu["id"], kind="school", names=_org_names(edu["school"])))
+            ev.entities.append(
+                Entity(id=edu["id"], kind="school", names=_school_names(edu, cv), symbols=_level_names(edu, cv))
+            )
     company = data.get("job", {}).get("company")
     if company:
         ev.entities.append(Entity(id="job.company", kind="company", names=_org_names(company), subject=False))

@@ -25,16 +25,19 @@ _DAY_WORD = (
     + "|".join(_ORDINALS + list(_DIGITS)[1:] + list(_TEENS) + ["tenth", "eleventh", "twelfth", "twentieth",
                                                                 "thirtieth", "twenty", "thirty"]) + r"|\w+teenth)"
 )
-_SPOKEN_YEAR = (
-    r"oh[\s-](?:one|two|three|four|five|six|seven|eight|nine)|two\s+thousand(?:\s+(?:and\s+)?"
-    r"(?:one|two|three|four|five|six|seven|eight|nine))?|twenty[\s-](?:ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|sixteen|seventeen|eighteen|nineteen)"
-)
+_UNIT_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+_TEEN_WORD = r"(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
+# said only of a year: "twenty-fifteen", "twenty twenty-one", "two thousand and fifteen"
+_YEAR_WORDS = rf"twenty[\s-](?:{_TEEN_WORD}|twenty(?:[\s-]{_UNIT_WORD})?)|two\s+thousand\s+(?:and\s+)?{_TEEN_WORD}"
+_SPOKEN_YEAR = rf"oh[\s-]{_UNIT_WORD}|{_YEAR_WORDS}|two\s+thousand(?:\s+(?:and\s+)?{_UNIT_WORD})?"
 
 
 def _spoken_year(words: str) -> str:
-    """"oh-five" → 2005, "two thousand and seven" → 2007, "twenty-ten" → 2010."""
-    last = re.split(r"[\s-]+", words.lower())[-1]
+    """"oh-five" → 2005, "two thousand and seven" → 2007, "twenty-ten" → 2010, "twenty-twenty-one" → 2021."""
+    parts = [w for w in re.split(r"[\s-]+", words.lower()) if w != "and"]
+    if parts[:2] == ["twenty", "twenty"]:
+        return str(2020 + (_DIGITS.get(parts[2], 0) if len(parts) > 2 else 0))
+    last = parts[-1]
     if last in _TEENS:
         return str(2000 + _TEENS[last])
     return str(2000 + (_DIGITS.get(last, 0) if last != "thousand" else 0))
@@ -67,6 +70,9 @@ _PATTERNS = [
         rf"\b(?:(?:the\s+)?{_DAY_WORD}\s+of\s+)?{_MON},?\s+(?:(?:the\s+)?{_DAY_WORD},?\s+)?(?P<spoken>{_SPOKEN_YEAR})\b",
         re.IGNORECASE,
     ),
+    # a year said alone: "from twenty-seventeen to twenty-twenty", "since two thousand and fifteen"
+    re.compile(rf"\b(?P<spoken>{_YEAR_WORDS})\b(?![\s-]+(?:per\s*cent|percent|%|years?|months?|days?|people|engineers))",
+               re.IGNORECASE),
 ]
 _NAMES = re.compile(
     r"\b(?:S\s?&\s?P|S&amp;P|FTSE|Nasdaq|NASDAQ|Russell|Stoxx|STOXX|DAX|CAC|Nikkei|Dow(?:\s+Jones)?|MSCI|Euro\s+Stoxx)"
@@ -83,6 +89,11 @@ class DateMention:
     text: str
     start: int
     end: int
+    alt: str = ""  # the other reading of "01/03/2010" (1 March where the US reads 3 January)
+
+    def agrees(self, fact: str) -> bool:
+        """Does this date, read either way where its writing is ambiguous, agree with ``fact``?"""
+        return same_date(self.value, fact) or bool(self.alt and same_date(self.alt, fact))
 
 
 def _value(m: re.Match[str]) -> str | None:
@@ -126,7 +137,9 @@ def _dates_of(text: str) -> tuple[DateMention, ...]:
             if value is None:
                 continue
             taken.append((m.start(), m.end()))
-            out.append(DateMention(value, m.group(0), m.start(), m.end()))
+            ambiguous = re.fullmatch(r"(0?[1-9]|1[0-2])/(0?[1-9]|1[0-2])/(\d{4})", m.group(0))
+            alt = "" if ambiguous is None else f"{ambiguous[3]}-{int(ambiguous[2]):02d}-{int(ambiguous[1]):02d}"
+            out.append(DateMention(value, m.group(0), m.start(), m.end(), alt if alt != value else ""))
     for d in list(out):  # "Jun 2017 – Present": the range is still running
         running = re.match(r"\s*(?:–|-|—|to|until)\s*(present|now|current|today|date)\b", text[d.end:], re.I)
         if running:
@@ -150,10 +163,20 @@ _YEARLESS_DAY = re.compile(
 )
 
 
+# "Today at 21:09", "15:03 UTC": when a message was sent or a call made
+_TIME_OF_DAY = re.compile(r"(?<![\d:.,])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s*[ap]\.?m\.?)?(?![\d:%])", re.I)
+# "the two-minute version", "a 30-second pitch": how long the telling takes
+_TELLING = re.compile(
+    r"\b(?:\w+|\d+)[- ](?:minute|second)\s+(?:version|pitch|intro(?:duction)?|answer|overview|summary)\b", re.I
+)
+
+
 def name_spans(text: str) -> list[tuple[int, int]]:
     """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1"), of paragraph references
-    ("para 4.1") and of days of a month with no year ("Sat 27 Feb"): neither dates nor figures."""
-    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY) for m in rx.finditer(text)]
+    ("para 4.1"), of days of a month with no year ("Sat 27 Feb"), of times of day ("at 21:09") and of
+    a telling's length ("the two-minute version"): neither dates nor figures."""
+    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY, _TIME_OF_DAY, _TELLING)
+            for m in rx.finditer(text)]
 
 
 def same_date(written: str, fact: str) -> bool:

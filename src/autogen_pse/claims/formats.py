@@ -5,7 +5,7 @@
 (headings, bullets, tables with a header row, paragraphs) and a map from every position of that
 text back to the document as written, so a claim still points at its place in the original. A
 Markdown document comes back as it is, apart from same-length clean-ups (footnote markers, checkbox
-and callout syntax, property lines, blockquote marks, fenced JSON read as YAML, box-drawing art,
+and callout syntax, property lines, blockquote marks, fenced JSON and code's data read as YAML, box-drawing art,
 speaker labels), which every document gets.
 """
 
@@ -18,6 +18,7 @@ from html.parser import HTMLParser
 
 from ..hooks import CheckResult
 from .conversation import chat_messages, is_email_thread, speaker_labels
+from .dataliterals import data_as_yaml
 from .markup import apparatus, edits
 from .orgmode import is_org, read_org
 
@@ -218,38 +219,6 @@ _ERA_YEAR = re.compile(r"\b(?:Heisei|Reiwa|Showa|Shōwa)\s+\d{1,2}\b")
 _FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|json|md|txt|ya?ml|xlsx?|pdf|docx?|py)\b")
 
 
-_JSON_FENCE = re.compile(r"^[ \t]*```[ \t]*json5?[ \t]*\n(.*?)^[ \t]*```", re.M | re.S | re.I)
-
-
-def _json_as_yaml(text: str) -> str:
-    """A fenced JSON block (a JSON Resume, a report object) read as the YAML it spells: structural
-    characters and the quotes of strings blanked, a string alone on its line made a list item."""
-
-    def plain(m: re.Match[str]) -> str:
-        body, out, in_string, escaped = m.group(1), [], False, False
-        for ch in body:
-            if in_string:
-                out.append(" " if ch == '"' and not escaped else ch)
-                in_string = not (ch == '"' and not escaped)
-                escaped = ch == "\\" and not escaped
-            elif ch == '"':
-                out.append(" ")
-                in_string = True
-            else:
-                out.append(" " if ch in "{}[]," else ch)
-        lines = "".join(out).split("\n")
-        for k, line in enumerate(lines):
-            raw = body.split("\n")[k]
-            item = re.match(r"^(\s+)\"", raw)
-            if item and ":" not in re.sub(r'"(?:[^"\\]|\\.)*"', "", raw) and len(item.group(1)) >= 1:
-                cut = len(item.group(1))
-                lines[k] = line[: cut - 1] + "- " + line[cut + 1 :]
-        start = m.start(1)
-        return m.group(0)[: start - m.start()] + "\n".join(lines) + m.group(0)[m.end(1) - m.start() :]
-
-    return _JSON_FENCE.sub(plain, text)
-
-
 # "├─ Designed …", "● Designed …" opening a line: a list item
 _BOX_BULLET = re.compile(r"(?<![^\s│┃║|])[├└┣┗╠╚╟╙][─━═]*(?=\s)|(?m:^[ \t]*)[●○◦■□►](?=[ \t])")
 _BOX = re.compile(r"[\u2500-\u257f●○◦▶◀►◄■□]")  # rules, frames, timeline dots and arrow heads (not → ▲ ▼)
@@ -281,14 +250,15 @@ def _plain_text_art(text: str) -> str:
 
 
 def tidy(text: str) -> str:
-    """JSON blocks, blockquote marks, inline HTML tags and link targets in Markdown, other tools' markup
-    (:mod:`.markup`: tracked changes, placeholders, references, citations, formulas, web furniture),
-    reStructuredText directives and their options, AsciiDoc block attributes, words reported in quotes ('the draft
-    says "…"'), a form's length limits, Japanese era years beside western ones, footnote markers ("67.55 %[1]",
-    "CAGR¹"), file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and property lines
+    """JSON blocks and code blocks' data literals (:mod:`.dataliterals`), blockquote marks, inline HTML
+    tags and link targets in Markdown, other tools' markup (:mod:`.markup`: tracked changes,
+    placeholders, references, citations, formulas, web furniture), reStructuredText directives and
+    their options, AsciiDoc block attributes, words reported in quotes ('the draft says "…"'), a form's
+    length limits, Japanese era years beside western ones, footnote markers ("67.55 %[1]", "CAGR¹"),
+    file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and property lines
     ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF — blanked or made plain,
     every line keeping its length."""
-    text = speaker_labels(chat_messages(_plain_text_art(_json_as_yaml(text))))
+    text = speaker_labels(chat_messages(_plain_text_art(data_as_yaml(text))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = edits(text)  # tracked changes, Markdown escapes, placeholders and template tags

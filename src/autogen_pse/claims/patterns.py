@@ -9,7 +9,9 @@ from .model import Finding, Status
 from .quantities import _SCALE_WORDS, _UNITS_WORDS, Quantity
 
 # a full stop that ends a sentence, not an abbreviation ("c. 31 per cent", "approx. USD 127k", "Mr. Osei")
-_STOP = r"(?<!\bc)(?<!\bca)(?<!\bapprox)(?<!\best)(?<!\bvs)(?<!\bno)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bincl)\. "
+_STOP = (
+    r"(?<!\bc)(?<!\bca)(?<!\bapprox)(?<!\best)(?<!\bvs)(?<!\bno)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bincl)(?<!\bUniv)\. "
+)
 _CLAUSE = re.compile(
     rf";|\s[—–]\s|\s-\s|\bwhile\b|\bwhereas\b|\bbut\b|\bhowever\b|\balthough\b|\b(?:is|was) that\b|{_STOP}|\|"
 )

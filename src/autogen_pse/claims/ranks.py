@@ -11,6 +11,12 @@ from .lexicon import ORDINALS, tokens
 from .model import Finding, Status
 from .patterns import _CLAUSE, _LIST_SEP, _PAREN, _POSSESSIVE
 
+# "my first job", "her first developer role", "the earliest position she held"
+_FIRST_OF_RECORD = re.compile(
+    r"\b(?:my|her|his|their|the)\s+(?:very\s+)?(?:first|earliest)\s+(?:[a-z-]+\s+){0,2}?(?:job|role|position|employer)\b",
+    re.IGNORECASE,
+)
+
 
 class Ranks(Binding):
     """Rankings checked against the facts ranked by their metric (a part of the Verifier)."""
@@ -100,6 +106,19 @@ class Ranks(Binding):
                     )
                 )
         return out
+
+    def _first_dated(self, text: str, mentions: list[Mention]) -> list[Finding]:
+        """ "My first job was Copperleaf Studio", "her earliest role, at Copperleaf": the entity whose
+        start date is the earliest of the record, when the claim names one."""
+        m = _FIRST_OF_RECORD.search(text)
+        starts = sorted((d.value, d.entity) for d in self.ev.dates if d.metric == "start" and d.entity)
+        named = list(dict.fromkeys(x.entity for x in mentions if x.entity in {e for _v, e in starts}))
+        if m is None or len(named) != 1:
+            return []
+        first = starts[0][1]
+        return [Finding(kind="rank", text=m.group(0), status=Status.SUPPORTED if named[0] == first else
+                        Status.CONTRADICTED, evidence=[f"{first}.start"],
+                        note=f"the earliest start of the record is {first}'s ({starts[0][0]})")]
 
     @staticmethod
     def _listed_around(text: str, m: re.Match[str], near: list[Mention]) -> set[str]:

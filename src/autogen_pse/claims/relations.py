@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from .catalogue import Mention
-from .dates import same_date
 from .figures import Figures
 from .lexicon import NEAR_WORDS, NEGATIONS, tokens
 from .model import Finding, Status
@@ -28,7 +27,7 @@ _ANY_HOLDING_WITH = re.compile(
     r"\b(?:a|any|each|every|one)\s+(?:holding|position|stock|name|share)s?\s+(?:with|that|which|whose|where|having)\b",
     re.IGNORECASE,
 )
-_CLAUSE_SEP = re.compile(r"[·•|;,]")
+_CLAUSE_SEP = re.compile(r"[·•|;,]|\s[—–]\s")
 _DENIED = re.compile(  # "— not allowed", "is not permitted", "isn't allowed under the rules"
     r"[^.;!?]{0,25}?\b(?:not|n['’]t|never)\s+(?:be\s+)?(?:allowed|permitted)\b|[^.;!?]{0,25}?\bnot an option\b",
     re.IGNORECASE,
@@ -302,7 +301,7 @@ class Relations(Ranks, Figures):
             if (paren and not any(own <= m.start < d.start for m in mentions)) or alone:
                 # "· CKAD (2022)", "Certifications: AWS …, 2021": the year of what the clause names,
                 # not of the entry it sits in (a year alone, in a sentence naming no entry)
-                pool = [x for x in self.ev.dates if x.entity is None and same_date(d.value, x.value)] or pool
+                pool = [x for x in self.ev.dates if x.entity is None and d.agrees(x.value)] or pool
             if not pool:
                 pool = [x for x in self.ev.dates if x.entity is None]
             if not pool:
@@ -321,9 +320,9 @@ class Relations(Ranks, Figures):
                         )
                     )
                 continue
-            ok = [x for x in pool if same_date(d.value, x.value)]
+            ok = [x for x in pool if d.agrees(x.value)]
             if not ok and entity is None and (
-                d.value[:4] in self.source_years or any(same_date(d.value, x.value) for x in self.ev.dates)
+                d.value[:4] in self.source_years or any(d.agrees(x.value) for x in self.ev.dates)
             ):
                 continue  # a date the sources state ("prices from 2000 to 2010"), of something the text does not name
             finer = [x for x in ok if len(d.value) > len(x.value)]

@@ -54,7 +54,7 @@ _GREETING = re.compile(
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
 _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
-    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca|excl|avg|yrs|mos|wks|hrs|mins|qtr|qtrs|pts|resp|esp|cf)\.|\b[A-Z]\.)$"
+    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca|excl|avg|yrs|mos|wks|hrs|mins|qtr|qtrs|pts|resp|esp|cf|Sc|Univ|Dept)\.|\b[A-Z]\.)$"
 )
 _SENTENCE_END = re.compile(
     r"[.!?][\"')\]*_]*(?=\s+[\"'(\[*_]*[A-Z0-9$€£~≈])|[.!?]$|;(?=\s+[A-Z])"
@@ -109,11 +109,12 @@ def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
         starts_record = bool(
             re.match(
                 r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|]|[A-Z][a-z]+(?: [a-z]+){1,2}:\s|:[A-Z][\w ]{1,30}:\s"
-                r"|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]"
+                r"|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]|(?:19|20)\d\d\s*[–—:-]\s*[A-Z]"
                 r"|[\u2190-\u2bff\U0001f000-\U0001faff])",
                 cur,
             )
-        )  # "4.2 Certified Kubernetes …" (an outline number), "💡 Tip: …" (an icon) open a record
+        )  # "4.2 Certified Kubernetes …" (an outline number), "2014 – B.Sc. …" (a year), "💡 Tip: …" (an icon)
+        # open a record
         leader = re.search(r"\.{4,}\s*\S+$", prev)  # "MSc Computer Science, Leeds ........ 2015": a row
         message = len(lines[i]) - len(cur) >= 8  # a chat's message, its time and sender blanked
         joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev)
@@ -160,7 +161,8 @@ _YAML_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z$][\w .&/()$%'-]{0,40}?)\s*:(?:\s+
 
 
 _NAMING_KEYS = frozenset(
-    "name company employer organization organisation institution school university symbol ticker holding".split()
+    "name company employer org organization organisation firm institution school university symbol ticker "
+    "holding".split()
 )
 
 

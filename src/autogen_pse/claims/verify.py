@@ -62,9 +62,9 @@ _TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|overall|g
 _ROW_INDEX = re.compile(r"^[\s*_|]*(?:\d{1,3}\s*\|[\s*_|]*)?")  # "7 | TOTAL | …": a spreadsheet's row number
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 _ABSENT = re.compile(
-    r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|n't\s+(?:on|in|listed)|n[o']t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
+    r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|\w*n['’]t\s+(?:on|in|listed)|\w*n[o'’]t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
     r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
-    r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|n't\s+feature|"
+    r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|\w*n['’]t\s+feature|"
     r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent)|"
     r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?|partial(?:ly)?|"
     r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:on|in))\b|[✘✗❌]",
@@ -311,6 +311,7 @@ class Verifier(Relations, Statements):
                 phrases = [(a, b) for a, b, _m in metric_spans if " " in text[a:b]]  # "acquisition costs": a metric
                 findings += self._statement(stated, found, skip + phrases + [(q.start, q.end) for q in quantities],
                                             claim_words_only=advice, heading=claim.kind == "heading")
+        findings += self._first_dated(text, mentions)
         if (not advice and not any(f.status is Status.CONTRADICTED for f in findings)
                 and self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings)):
             findings += self._superlatives(text)
@@ -399,7 +400,7 @@ _PLAN_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _NO_LIST = re.compile(r"\bno\s+(?:[\w-]+(?:\s+or\s+|\s*,\s*|\s+and\s+|\s*/\s*)){0,3}$", re.IGNORECASE)
-_RELATIVE = re.compile(r",\s*(?:which|that)\b", re.IGNORECASE)
+_RELATIVE = re.compile(r",\s*(?:which|that|so)\b", re.IGNORECASE)  # "…, so that nice-to-have is covered"
 _LABEL_ONLY = re.compile(r"nice[- ]to[- ]haves?|partial(?:ly)?", re.IGNORECASE)
 
 

@@ -1,0 +1,193 @@
+"""Spoken interview answers, a résumé written as code and a chat bot's timestamps: each faithful
+sample passes with its facts read, and its twin with one fact changed fails.
+
+The samples come from the blind batch zp (tests/fixtures/claims/*/zp): a "tell me about yourself"
+interview transcript (years said as words, "my first job", "Rust and gRPC aren't on my CV"), a CV as
+a TypeScript object, a Discord bot's embeds ("Today at 21:09"), and the education lines of compact
+CVs ("MSc Computer Science, Univ. of Leeds, 2015 · BSc Mathematics, York (2014)").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autogen_pse.checking import Checker
+from autogen_pse.claims import Status, Verifier
+from autogen_pse.claims.dataliterals import data_as_yaml
+from autogen_pse.claims.dates import find_dates, name_spans
+from tests.claims_support import assert_pair, check, failing, status_of, statuses
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("from mid twenty-seventeen to early twenty-twenty", ["2017", "2020"]),
+    ("the AWS one, twenty-twenty-one, and CKAD in twenty twenty-two", ["2021", "2022"]),
+    ("since two thousand and fifteen", ["2015"]),
+    ("MSc in Computer Science, Leeds, twenty-fifteen.", ["2015"]),
+    ("about twenty-five percent", []),  # a figure, not a year
+    ("two thousand shares", []),
+])
+def test_years_said_as_words(text: str, values: list[str]) -> None:
+    assert [d.value for d in find_dates(text)] == values
+
+
+@pytest.mark.parametrize(("text", "spanned"), [
+    ("**aisha** — Today at 21:09 !review", "21:09"),
+    ("Call - Outbound | 15:03 UTC", "15:03"),
+    ("So, the two-minute version — I'm a backend engineer", "two-minute version"),
+])
+def test_times_of_day_and_a_tellings_length_are_no_figures(text: str, spanned: str) -> None:
+    start = text.index(spanned)
+    assert any(a <= start and start + len(spanned) <= b for a, b in name_spans(text))
+
+
+def test_a_day_first_date_is_read_either_way(portfolio_verifier: Verifier) -> None:
+    [d] = find_dates("valued on 01/03/2010")
+    assert d.agrees("2010-03-01") and d.agrees("2010-01-03") and not d.agrees("2010-02-01")
+    assert_pair(portfolio_verifier, "Apple was valued on 01/03/2010 at $223.02.",
+                "Apple was valued on 02/03/2010 at $223.02.")
+
+
+@pytest.mark.parametrize(("faithful", "fabricated"), [
+    ("MSc Computer Science, Leeds (2015); BSc Mathematics, York (2014).",
+     "MSc Computer Science, Leeds (2015); BSc Mathematics, York (2015)."),
+    ("**Education** MSc Computer Science, Univ. of Leeds, 2015 · BSc Mathematics, Univ. of York, 2014",
+     "**Education** MSc Computer Science, Univ. of Leeds, 2016 · BSc Mathematics, Univ. of York, 2014"),
+    ("🎓 MSc CS Leeds 2015 · BSc Maths York 2014", "🎓 MSc CS Leeds 2013 · BSc Maths York 2014"),
+    ("**Education:** MSc Computer Science, Leeds (2015) · BSc Mathematics, York (2014) — certs: AWS SA Associate "
+     "(2021), CKAD (2022)",
+     "**Education:** MSc Computer Science, Leeds (2015) · BSc Mathematics, York (2011) — certs: AWS SA Associate "
+     "(2021), CKAD (2022)"),
+    ("### Education\n\n2015 – M.Sc. Computer Science, University of Leeds\n2014 – B.Sc. Mathematics, University of York",
+     "### Education\n\n2015 – M.Sc. Computer Science, University of Leeds\n2012 – B.Sc. Mathematics, University of York"),
+])
+def test_a_degree_or_its_town_names_the_education_entry(resume_verifier: Verifier, faithful: str,
+                                                         fabricated: str) -> None:
+    """The year after "BSc Mathematics, York" is the BSc's, not the role of the line above's."""
+    assert_pair(resume_verifier, "Copperleaf Studio, Software Developer, Sep 2015–May 2017.\n" + faithful,
+                "Copperleaf Studio, Software Developer, Sep 2015–May 2017.\n" + fabricated)
+
+
+@pytest.mark.parametrize("text", [
+    "Rust and gRPC aren't on my CV, I'll be upfront about that, but Terraform is.",
+    "Rust and gRPC aren’t on my CV.",
+    "gRPC doesn't appear anywhere on my CV.",
+])
+def test_a_skill_said_to_be_missing_is_no_claim(resume_verifier: Verifier, text: str) -> None:
+    assert Status.CONTRADICTED not in statuses(resume_verifier, text)
+
+
+def test_a_skill_said_to_cover_a_nice_to_have_is_claimed(resume_verifier: Verifier) -> None:
+    text = "And I've been writing Rust in production too, so that nice-to-have should be covered."
+    assert status_of(resume_verifier, text) is Status.CONTRADICTED
+    assert Status.CONTRADICTED not in statuses(resume_verifier, "The ad lists Rust as a nice-to-have.")
+
+
+@pytest.mark.parametrize(("faithful", "fabricated"), [
+    ("And my first job was Copperleaf Studio in Leeds, as a software developer.",
+     "And my first job was Harbourside Logistics in Hamburg, as a backend engineer."),
+    ("Further back, my first developer job — Copperleaf Studio in Leeds.",
+     "Further back, my first developer job — Brightline Payments in Manchester."),
+])
+def test_the_first_job_is_the_earliest_start(resume_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert_pair(resume_verifier, faithful, fabricated)
+    # a first of something else is still no fact of the record
+    assert status_of(resume_verifier, "I was the first backend engineer Brightline hired.") is Status.CONTRADICTED
+
+
+INTERVIEW = """\
+Tidewater Financial — Payments Platform
+Staff Backend Engineer · interview loop, conversation 1
+Transcript (speech-to-text, corrected). I = interviewer, C = candidate
+
+I: So, tell me about yourself.
+
+C: Sure. So, the two-minute version — I'm a backend engineer, I've got nine years' experience. Right now I'm \
+a senior backend engineer at Brightline Payments, I've been there since March twenty-twenty. Before that I was \
+in Hamburg, at Harbourside Logistics, from mid twenty-seventeen to early twenty-twenty. And my first job was \
+Copperleaf Studio in Leeds, as a software developer.
+
+C: Education-wise: MSc in Computer Science from Leeds, twenty-fifteen, and before that a BSc in Mathematics \
+at York, twenty-fourteen. Rust and gRPC aren't on my CV, I'll be upfront about that, but Terraform is.
+"""
+
+
+def test_an_interview_transcript_is_read(resume_checker: Checker) -> None:
+    report = check(resume_checker, INTERVIEW, "interview.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ("since March twenty-twenty", "since March twenty-eighteen"),
+    ("a BSc in Mathematics at York, twenty-fourteen", "a BSc in Mathematics at York, twenty-twelve"),
+])
+def test_interview_twins_are_contradicted(resume_checker: Checker, good: str, bad: str) -> None:
+    assert good in INTERVIEW
+    assert check(resume_checker, INTERVIEW.replace(good, bad), "interview.md").contradicted >= 1
+
+
+RESUME_TS = """\
+```ts
+// resume.ts — tailored for Tidewater Financial (Staff Backend Engineer, Payments Platform)
+type Entry = { role: string; org: string; when: string; highlights: string[] };
+
+export const resume = {
+  name: "Elena Marsh",
+  summary:
+    "Backend engineer, 9 years, payments and logistics, Python and Go. " +
+    "Led teams of up to 6. Cut infrastructure costs 35% through service consolidation.",
+  experience: [
+    {
+      role: "Senior Backend Engineer",
+      org: "Brightline Payments Ltd",
+      when: "Mar 2020 – Present",
+      highlights: [
+        "Idempotent payments API in Go, 1,200 rps at peak",
+        "Migrated 14 Python services from a monolith to Kubernetes on AWS — deploys 45 min → 6 min",
+      ],
+    },
+    {
+      role: "Backend Engineer",
+      org: "Harbourside Logistics GmbH",
+      when: "Jun 2017 – Feb 2020",
+      highlights: ["p95 API latency −60% (Redis caching, PostgreSQL query tuning)"],
+    },
+  ],
+  skills: ["Go", "Python", "PostgreSQL", "Kafka", "Kubernetes"],
+} satisfies Record<string, unknown>;
+
+const certifications: string[] = [
+  "AWS Certified Solutions Architect – Associate, 2021",
+];
+
+export const toText = (r = resume): string => [r.name, "SUMMARY", r.summary].join("\\n");
+```
+"""
+
+
+def test_a_resume_as_code_is_read_as_yaml() -> None:
+    read = data_as_yaml(RESUME_TS)
+    assert len(read) == len(RESUME_TS) and read.count("\n") == RESUME_TS.count("\n")
+    assert "```  \n" in read  # now a fence of text
+    assert "      role:  Senior Backend Engineer" in read
+    assert "       - Idempotent payments API in Go, 1,200 rps at peak" in read
+    assert "certifications:" in read and "string[]" not in read  # the const's name is the key
+    assert "type Entry" not in read and "toText" not in read and "SUMMARY" not in read  # code, not data
+
+
+def test_a_resume_as_code_is_checked(resume_checker: Checker) -> None:
+    report = check(resume_checker, RESUME_TS, "resume.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert report.claims and any(c["status"] == "supported" for c in report.claims)
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ("Migrated 14 Python services", "Migrated 18 Python services"),
+    ('skills: ["Go", "Python",', 'skills: ["Go", "Python", "gRPC",'),
+    ('when: "Jun 2017 – Feb 2020"', 'when: "Jun 2018 – Feb 2020"'),
+    # the latency cut was Harbourside's: under Brightline's key it is another entry's figure
+    ('"Idempotent payments API in Go, 1,200 rps at peak",',
+     '"Idempotent payments API in Go, 1,200 rps at peak", "p95 API latency cut by 60%",'),
+])
+def test_resume_as_code_twins_are_contradicted(resume_checker: Checker, good: str, bad: str) -> None:
+    assert good in RESUME_TS
+    assert check(resume_checker, RESUME_TS.replace(good, bad), "resume.md").contradicted >= 1
