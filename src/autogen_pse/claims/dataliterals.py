@@ -107,8 +107,8 @@ def _as_yaml(body: str, kinds: str, regions: list[tuple[int, int, int]]) -> str:
         name = re.match(r"[A-Za-z_$][\w$]*", body[a:opening])
         line_start = body.rfind("\n", 0, a) + 1
         if name and a + name.end() < opening:
-            key = name.group(0) + ":"
-            chars[line_start:opening] = key + " " * (opening - line_start - len(key))
+            label = name.group(0) + ":"
+            chars[line_start:opening] = label + " " * (opening - line_start - len(label))
     lines, pos = "".join(chars).split("\n"), 0
     for k, raw in enumerate(body.split("\n")):  # a string alone on its line: a list item
         marks, at = kinds[pos : pos + len(raw)], pos
