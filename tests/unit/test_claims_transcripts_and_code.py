@@ -191,3 +191,21 @@ def test_a_resume_as_code_is_checked(resume_checker: Checker) -> None:
 def test_resume_as_code_twins_are_contradicted(resume_checker: Checker, good: str, bad: str) -> None:
     assert good in RESUME_TS
     assert check(resume_checker, RESUME_TS.replace(good, bad), "resume.md").contradicted >= 1
+
+
+@pytest.mark.parametrize(("faithful", "fabricated"), [
+    ("The Microsoft holding stands 27.66 per cent below its cost.",
+     "The Microsoft holding stands 27.66 per cent above its cost."),
+    ("IBM's sitting `$7,927.50` above what we paid for it.", "IBM's sitting `$7,927.50` below what we paid for it."),
+])
+def test_above_or_below_what_was_paid_is_a_direction(portfolio_verifier: Verifier, faithful: str,
+                                                     fabricated: str) -> None:
+    assert_pair(portfolio_verifier, faithful, fabricated)
+
+
+def test_a_trustee_papers_bodies_and_the_holdings_that_engage_the_rules(portfolio_verifier: Verifier) -> None:
+    faithful = ("This paper reviews the five directly held US equities against the Trustees' investment and "
+                "stop-loss rules and seeks decisions on the three holdings that engage them.")
+    assert_pair(portfolio_verifier, faithful, faithful.replace("the three holdings", "the two holdings"))
+    for text in ("The Sub-Committee favours sale.", "*Presented by:* Secretary to the Trustee Board"):
+        assert statuses(portfolio_verifier, text) <= {Status.NONE, Status.SUPPORTED}, text

@@ -317,7 +317,7 @@ class Binding(VerifierState):
         for rx, sign in ((UP_RE, 1), (DOWN_RE, -1)):
             if rx is None:
                 continue
-            for m in rx.finditer(text, max(0, q.start - reach), min(len(text), q.end + 14)):
+            for m in rx.finditer(text, max(0, q.start - reach), min(len(text), q.end + 24)):
                 if "/" in text[max(0, m.start() - 1):m.end() + 1] or re.match(r"\s+and\s+loss", text[m.end():]):
                     continue  # "profit/loss", "gain/loss", "profit and loss" name the metric, not a direction
                 if m.group(0).lower() == "up" and re.match(r"\s+to\b", text[m.end() :]):
@@ -334,7 +334,7 @@ class Binding(VerifierState):
                     d = len(gap)
                 elif m.start() >= q.end:
                     between = text[q.end : m.start()]
-                    if not re.fullmatch(r"\s*(?:\w+\s+)?", between) or re.search(
+                    if not re.fullmatch(r"[\s`*_]*(?:\w+[\s`*_]+)?", between) or re.search(  # "`$7,927.50` below"
                         r"\b(?:against|versus|vs|than|compared|while|whereas|but)\b", between
                     ):
                         continue  # "losses of $11.9k against gains of $63.2k": the word is the next figure's
