@@ -152,6 +152,8 @@ def _as_of(cv: dict[str, Any], cv_text: str) -> tuple[str, bool]:
 
 def _dates(ev: Evidence, cv: dict[str, Any], cv_text: str) -> None:
     latest, exact = _as_of(cv, cv_text)
+    if exact:  # a date after the record's "present" is the document's own ("Who wants to be hired? (April 2025)")
+        ev.dates.append(DateFact(id="present", entity=None, metric="as_of", value=latest))
     for role in cv["experience"]:
         rid = role["id"]
         ev.dates.append(

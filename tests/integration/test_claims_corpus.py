@@ -48,7 +48,7 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    # batches a–zp; the floors sit under a–l's because the blind batches m–zp (voice memos, YAML reports,
+    # batches a–zq; the floors sit under a–l's because the blind batches m–zq (voice memos, YAML reports,
     # spreadsheet pastes, LinkedIn, HTML e-mails, PDF and Word pastes, LaTeX, chat transcripts, notebook
     # exports, newsletters, JSON Resume, podcast scripts, e-mail threads, ASCII timelines, shorthand notes,
     # forum replies, call notes, letters, Indian and Canadian résumés, career-coach rewrites, notes-app

@@ -209,3 +209,132 @@ def test_a_trustee_papers_bodies_and_the_holdings_that_engage_the_rules(portfoli
     assert_pair(portfolio_verifier, faithful, faithful.replace("the three holdings", "the two holdings"))
     for text in ("The Sub-Committee favours sale.", "*Presented by:* Secretary to the Trustee Board"):
         assert statuses(portfolio_verifier, text) <= {Status.NONE, Status.SUPPORTED}, text
+
+
+@pytest.mark.parametrize("text", [
+    "4.1 The Trustees' rules set a 30 per cent cap on any single holding, a stop-loss at a 20 per cent loss from "
+    "cost, and a long-held loss at 730 days and a 10 per cent loss.",
+    "The stop-loss is a loss of 20 per cent from cost, and the long-held loss test applies at 730 days and a loss "
+    "of 10 per cent.",
+    "4.1 The rules adopted by the Trustees set a cap of 30 per cent on any single holding, a stop-loss at a loss of "
+    "20 per cent from cost, and a long-held loss test for holdings held for two years (730 days) or more at a loss "
+    "of 10 per cent or more.",
+])
+def test_a_stated_rules_figures_are_the_rules_own(portfolio_verifier: Verifier, text: str) -> None:
+    """A loss of 10 per cent in the rules is the long-held level, not the portfolio's gain."""
+    assert_pair(portfolio_verifier, text, text.replace("20 per cent", "25 per cent"))
+
+
+def test_a_cv_abbreviating_university_names_its_school(resume_checker: Checker) -> None:
+    cv = ("# Elena Marsh\n\n## Education\n\n- MSc Computer Science, Univ of Leeds (2015)\n"
+          "- BSc Mathematics, Univ. of York (2014)\n")
+    failed = {r.name for r in resume_checker.check(cv) if not r.ok and r.severity == "error"}
+    assert not {"degrees", "entries"} & failed
+    wrong = cv.replace("Univ. of York", "Univ. of Durham")
+    assert "degrees" in {r.name for r in resume_checker.check(wrong) if not r.ok and r.severity == "error"}
+
+
+def test_the_job_sought_under_its_company_is_no_title_held(resume_checker: Checker) -> None:
+    header = "Tidewater Financial — Payments Platform\nStaff Backend Engineer · interview loop, conversation 1\n\n"
+    body = "Payments APIs are the work I like best.\n"
+    titles = [r for r in resume_checker.check(header + body) if r.name == "titles"]
+    assert all(r.ok for r in titles), titles
+    lead = "Elena Marsh\nStaff Backend Engineer · Manchester\n\n"  # no company above: a title she claims
+    assert any(not r.ok for r in resume_checker.check(lead + body) if r.name == "titles")
+
+
+REACT_TRACE = """\
+Thought: The task is to tailor cv.md for the Tidewater ad. I'll read the CV first.
+Action: read_file[cv.md]
+Observation: # Elena Marsh
+### Software Developer — Copperleaf Studio
+Sep 2015 – May 2017 · Leeds, UK
+- Set up CI pipelines with Jenkins, raising automated test coverage from 40% to 85%.
+
+Thought: Don't touch Rust or gRPC. The CV has no settlement work, so I won't imply any.
+Final Answer:
+# Elena Marsh
+## Experience
+### Senior Backend Engineer — Brightline Payments Ltd
+Mar 2020 – Present · Manchester, UK
+- Designed an idempotent payments API in Go handling 1,200 requests per second at peak.
+"""
+
+
+def test_an_agent_traces_tool_results_are_no_claims(resume_checker: Checker) -> None:
+    report = check(resume_checker, REACT_TRACE, "trace.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert not [c for c in report.claims if "Copperleaf" in c["text"]]  # the Observation quotes the CV
+    bad = REACT_TRACE.replace("1,200 requests", "1,500 requests")
+    assert check(resume_checker, bad, "trace.md").contradicted == 1
+
+
+HN_POST = """\
+Ask HN: Who wants to be hired? (April 2025)
+
+emarsh | 2 days ago
+
+  Location: Manchester, UK
+  Remote: Yes, or hybrid (London 1-2 days a week is fine)
+  Résumé/CV: PDF on request, https://github.com/elena-marsh-example
+
+Backend engineer, 9 years. Currently Senior Backend Engineer at Brightline Payments, since March 2020.
+
+gopher_in_shoreditch | 4 hours ago
+
+  Any Rust or gRPC?
+"""
+
+
+def test_a_forum_posts_date_age_and_questions_are_no_claims(resume_checker: Checker) -> None:
+    report = check(resume_checker, HN_POST, "post.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert check(resume_checker, HN_POST.replace("since March 2020", "since March 2019"), "post.md").contradicted == 1
+    claimed = HN_POST.replace("Any Rust or gRPC?", "I write Rust and gRPC services too.")
+    assert check(resume_checker, claimed, "post.md").contradicted == 1
+
+
+XML_REVIEW = """\
+<?xml version="1.0" encoding="ISO-8859-1"?>
+<report kind="portfolio-review" generatedBy="PM Console">
+  <context asOf="2010-03-01" currency="USD" positions="5"/>
+  <holdings>
+    <holding symbol="AAPL" weightPct="43.85" pnlPct="480.03" volPct="47.12"/>
+    <holding symbol="AMZN" weightPct="10.13" pnlPct="241.97" volPct="48.04"/>
+  </holdings>
+  <holding symbol="GOOG" opened="2007-11-01" days="851">
+    <weight unit="pct">17.62</weight>
+    <pnl percent="-19.16">-5312.40</pnl>
+    <commentary>Google shows a 19.16% loss against its cost and is a long-held loss.</commentary>
+  </holding>
+  <commentary><![CDATA[
+    Apple's weight of 43.85% is the only cap breach.
+    Amazon is the most volatile holding at 48.04%.
+  ]]></commentary>
+</report>
+"""
+
+
+def test_an_xml_export_is_read_element_by_element(portfolio_checker: Checker) -> None:
+    from autogen_pse.claims.xmldoc import read_xml
+
+    reading = read_xml(XML_REVIEW)
+    assert reading is not None
+    assert "- symbol: AAPL; weight pct: 43.85; pnl pct: 480.03; vol pct: 47.12" in reading.text
+    assert "weight: 17.62; unit: pct" in reading.text
+    report = check(portfolio_checker, XML_REVIEW, "review.xml")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    line = next(c for c in report.claims if "AMZN" in c["text"])["line"]
+    assert XML_REVIEW.splitlines()[line - 1].strip().startswith('<holding symbol="AMZN"')  # its line as written
+    assert read_xml("<?xml version='1.0'?><a><b></a>") is None  # malformed: read as it is
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ('symbol="AMZN" weightPct="10.13"', 'symbol="AMZN" weightPct="13.85"'),
+    ("a 19.16% loss against its cost", "a 19.16% gain against its cost"),
+    ("<weight unit=\"pct\">17.62</weight>", "<weight unit=\"pct\">27.62</weight>"),
+    ("Amazon is the most volatile", "Apple is the most volatile"),
+])
+def test_xml_twins_are_contradicted(portfolio_checker: Checker, good: str, bad: str) -> None:
+    assert good in XML_REVIEW
+    assert check(portfolio_checker, XML_REVIEW.replace(good, bad), "review.xml").contradicted >= 1

@@ -53,7 +53,7 @@ Slide Slides Speaker Presenter Chart Figure Fig Table Appendix Agenda Deck Page 
 Reasoning Answer Final Draft Question Assistant User Wait Hmm Referees References Level Levels Expert Advanced
 Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approximately Nearly Almost Analyst Chair
 Committee Sub Trustee Trustees Board Scheme Bot Secretary
-Members Minutes Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
+Members Minutes Résumé Resume Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
 Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qualifications Declaration Personal
 Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies Sr Sra Srta
 Due Body Subject Export Exported Eng Dev Mgr Snr Jnr Score Scores Rating Ratings Scorecard Home Now Skip Menu

@@ -1,6 +1,6 @@
 """Conversations pasted as an artifact: a chat's user turns, an e-mail's header, quoted messages and
-signature, a transcript's speaker labels. What the other side said is context for the answers, not a
-claim of the artifact."""
+signature, a transcript's speaker labels, an agent's tool calls and their results. What the other
+side said is context for the answers, not a claim of the artifact."""
 
 from __future__ import annotations
 
@@ -110,3 +110,25 @@ def chat_messages(text: str) -> str:
         return text
     return _MESSAGE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
+
+
+# an agent's trace (ReAct): "Thought: …", "Action 1: read_file[cv.md]", "Observation: …", "Final Answer: …"
+_TRACE_STEP = re.compile(
+    r"^[ \t]*\**(Thought|Action(?: Input)?|Observation|Final Answer)(?:[ \t]*\d+)?\**[ \t]*:", re.M
+)
+
+
+def tool_io(text: str) -> str:
+    """An agent trace's tool calls and what the tools returned blanked, each line keeping its length:
+    an "Observation:" quotes the sources (the CV, the holdings) and an "Action:" names a call; the
+    agent's thoughts and its final answer are its own words and stay."""
+    steps = [m.group(1) for m in _TRACE_STEP.finditer(text)]
+    if "Thought" not in steps or not {"Action", "Observation"} & set(steps):
+        return text
+    out, tool = [], False
+    for line in text.split("\n"):
+        step = _TRACE_STEP.match(line)
+        if step:
+            tool = step.group(1).startswith(("Action", "Observation"))
+        out.append(re.sub(r"\S", " ", line) if tool else line)
+    return "\n".join(out)

@@ -171,11 +171,20 @@ _TELLING = re.compile(
 )
 
 
+# "emarsh | 2 days ago", "London 1-2 days a week": when a post was written, how often she would travel
+_WHEN_POSTED = re.compile(
+    r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+ago\b"
+    r"|\b\d+(?:\s*[-–]\s*\d+)?\s+days?\s*(?:a|per|/)\s*(?:week|wk|month)\b",
+    re.I,
+)
+
+
 def name_spans(text: str) -> list[tuple[int, int]]:
     """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1"), of paragraph references
-    ("para 4.1"), of days of a month with no year ("Sat 27 Feb"), of times of day ("at 21:09") and of
-    a telling's length ("the two-minute version"): neither dates nor figures."""
-    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY, _TIME_OF_DAY, _TELLING)
+    ("para 4.1"), of days of a month with no year ("Sat 27 Feb"), of times of day ("at 21:09"), of a
+    telling's length ("the two-minute version") and of a post's age or a schedule ("2 days ago", "1-2
+    days a week"): neither dates nor figures."""
+    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY, _TIME_OF_DAY, _TELLING, _WHEN_POSTED)
             for m in rx.finditer(text)]
 
 

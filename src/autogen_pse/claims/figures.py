@@ -209,9 +209,13 @@ class Figures(Binding, Derived, Counts):
         rule_paren = re.search(r"\b(?:rule|limit|threshold|cap|level)s?\W{0,3}\([^()]*$", text[: q.start], re.I)
         # "threshold 730 days", "vs a 30% limit", "beyond the (20%) level", "Stop-loss at -20%", "≥730d": a rule's level
         rule_near = _RULE_BEFORE.search(text, 0, q.start) or _RULE_AFTER.match(text, q.end)
-        if (_NORM.search(text) and not mentions) or rule_paren or rule_near:  # "No position may exceed 30 %"
+        stated_rule = bool(_NORM.search(text)) and not mentions
+        if stated_rule or rule_paren or rule_near:  # "No position may exceed 30 %"
             rules = [m for m in self.ev.metrics if m.scope == "global"]
-            pools.append([f for m in rules for f in self._pool(None, m, compatible, 0)])
+            pool = [f for m in rules for f in self._pool(None, m, compatible, 0)]
+            # "The rules set … a long-held loss at 730 days and a loss of 10 per cent or more": the rule's
+            # level before any total the words might also name
+            pools.insert(0, pool) if stated_rule else pools.append(pool)
         pair = _pair_role(text, q)
         rate = rate_after(text, q.end) or rate_before(text, q.start)
         if not rate and pair == "from":  # "from roughly $100k to $65k a month": both a month

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from ..hooks import CheckResult
-from .conversation import chat_messages, is_email_thread, speaker_labels
+from .conversation import chat_messages, is_email_thread, speaker_labels, tool_io
 from .dataliterals import data_as_yaml
 from .markup import apparatus, edits
 from .orgmode import is_org, read_org
@@ -118,6 +118,13 @@ def is_latex(text: str) -> bool:
     return "\\documentclass" in text or len(_LATEX.findall(text)) >= 3
 
 
+def _xml(text: str) -> Reading | None:
+    """An XML export (or Markdown with a fenced XML block) read as YAML-like lines, if it parses."""
+    from .xmldoc import is_xml, read_xml  # expat: only for XML
+
+    return read_xml(text) if is_xml(text) else None
+
+
 def read_document(text: str) -> Reading:
     """The document as Markdown, with the map back to it (see the module docstring)."""
     columns = _two_columns(text)
@@ -125,6 +132,8 @@ def read_document(text: str) -> Reading:
         return Reading(tidy(columns.text), columns.pieces)
     if is_html(text):
         reading = _Html(text).read()
+    elif (xml := _xml(text)) is not None:
+        reading = xml
     elif is_latex(text):
         from .latex import read_latex  # pylatexenc: only for LaTeX documents
 
@@ -250,15 +259,16 @@ def _plain_text_art(text: str) -> str:
 
 
 def tidy(text: str) -> str:
-    """JSON blocks and code blocks' data literals (:mod:`.dataliterals`), blockquote marks, inline HTML
-    tags and link targets in Markdown, other tools' markup (:mod:`.markup`: tracked changes,
-    placeholders, references, citations, formulas, web furniture), reStructuredText directives and
-    their options, AsciiDoc block attributes, words reported in quotes ('the draft says "…"'), a form's
-    length limits, Japanese era years beside western ones, footnote markers ("67.55 %[1]", "CAGR¹"),
-    file names ("holdings.csv"), checkboxes ("- [x] …"), callout and toggle marks and property lines
-    ("Role:: …") of notes apps, page headers and footers of text pasted from a PDF — blanked or made plain,
+    """JSON blocks and code blocks' data literals (:mod:`.dataliterals`), an agent trace's tool calls
+    and results (:mod:`.conversation`), blockquote marks, inline HTML tags and link targets in
+    Markdown, other tools' markup (:mod:`.markup`: tracked changes, placeholders, references,
+    citations, formulas, web furniture), reStructuredText directives and their options, AsciiDoc block
+    attributes, words reported in quotes ('the draft says "…"'), a form's length limits, Japanese era
+    years beside western ones, footnote markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"),
+    checkboxes ("- [x] …"), callout and toggle marks and property lines ("Role:: …") of notes apps,
+    page headers and footers of text pasted from a PDF — blanked or made plain,
     every line keeping its length."""
-    text = speaker_labels(chat_messages(_plain_text_art(data_as_yaml(text))))
+    text = tool_io(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(text)))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = edits(text)  # tracked changes, Markdown escapes, placeholders and template tags

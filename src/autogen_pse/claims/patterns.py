@@ -231,7 +231,9 @@ _GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or mo
 GENERIC = re.compile(_GENERIC_SUBJECT, re.IGNORECASE)
 _NORM = re.compile(  # a rule stated of any holding: its figures may be the rules' own
     _GENERIC_SUBJECT + r"|\b(?:may|must|should|shall|can)\s+(?:not\s+)?(?:exceed|be|fall|go|stay|remain)\b"
-    r"|\btriggers?\b|\bthe\s+rules?\b",
+    r"|\btriggers?\b|\bthe\s+(?:\w+['’]s?\s+)?rules?\b"  # "the Trustees' rules"
+    # "the stop-loss is a loss of 20 %", "the long-held loss test applies at 730 days"
+    r"|\b(?:stop-loss|test|cap|limit|threshold)\s+(?:is|applies|bites|kicks\s+in)\b",
     re.IGNORECASE,
 )
 _GLOBAL_NEAR = re.compile(

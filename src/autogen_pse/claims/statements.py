@@ -85,6 +85,7 @@ class Statements(VerifierState):
             m.group(0)
             for m in (self.claim_words.finditer(text) if self.claim_words else [])
             if not any(a <= m.start() < b for a, b in taken)
+            and text[m.end() : m.end() + 2] not in ("'t", "’t")  # "won't" is no "won"
             and stem(m.group(0)) not in self.source_stems
             and not self.catalogue.knows(m.group(0))
         ]

@@ -65,7 +65,7 @@ _ABSENT = re.compile(
     r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|\w*n['’]t\s+(?:on|in|listed)|\w*n[o'’]t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
     r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
     r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|\w*n['’]t\s+feature|"
-    r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent)|"
+    r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent|touch|mention|imply|list)|"
     r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?|partial(?:ly)?|"
     r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:on|in))\b|[✘✗❌]",
     re.IGNORECASE,
@@ -288,8 +288,9 @@ class Verifier(Relations, Statements):
                         or bool(_CONTACT_LINE.search(text))  # "📧 email · 🐙 github · 📞 +44 …": where to reach her
                         or (text[m.start - 1 : m.start] == "[" and bool(_LINK_TEXT_END.match(text, m.end))))
                         # "Code: [GitHub profile][gh]": the text of a link to a profile
+            asked = text[lo:hi].rstrip(" *_)").endswith("?")  # "Any Rust or gRPC?": asked, not claimed
             if known is not None and not known.in_sources and not _says_absent(text, lo, hi, m.start) and not link \
-                    and not labelled:  # "**GitHub:** github.com/…": a profile's label, not a skill
+                    and not labelled and not asked:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
                     Finding(
                         kind="entity",

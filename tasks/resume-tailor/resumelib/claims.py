@@ -530,6 +530,7 @@ def _known_name(model: CvModel, name: str) -> bool:
     )
 
 
+_PERSONAL = re.compile(r"(?:I|I['’]m|I['’]ve|I\s+am|She|He|She['’]s|He['’]s|We|My|Her|His)\s", re.IGNORECASE)
 _TARGET_ROLE = re.compile(
     r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?"
     r"|\b(?:target\s+)?role(?:\s*[:|]|[ \t]{3,})"
@@ -563,12 +564,17 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
         ):
             continue
         company = str(model.job.get("company") or "")
-        if _TARGET_ROLE.search(text) or (company and company.lower() in text.lower()):
+        above = next((clean_inline(lines[j]) for j in range(i - 1, sec.start - 1, -1) if lines[j].strip()), "")
+        target = norm_title(str(model.job.get("title") or "").split(",")[0])
+        # "Tidewater Financial — Payments Platform\nStaff Backend Engineer · interview loop": the job sought
+        sought = bool(company) and company.lower() in above.lower() and \
+            norm_title(re.split(r"\s*[·,|—–(]\s*", text)[0]) == target
+        if _TARGET_ROLE.search(text) or (company and company.lower() in text.lower()) or sought:
             # "Prepared for: Tidewater Financial, Staff Backend Engineer", "Curriculum Vitae – Staff Backend
             # Engineer, Payments Platform (Tidewater Financial)": the job sought, not held
             continue
-        if len(text.split()) > 12:
-            continue  # a sentence of a cover note: the ledger reads it, a title line is short
+        if len(text.split()) > 12 or _PERSONAL.match(text):
+            continue  # a sentence of a cover note ("I'm a senior backend engineer at …"): the prose checks read it
         text = re.sub(r"\s*\([^)]*\)", "", text)  # "Senior Backend Engineer (Payments · Platform)"
         for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+", whole)):
             part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"

@@ -27,6 +27,15 @@ def token_set(text: str) -> set[str]:
     return {w for w in norm_text(text).split() if w not in STOPWORDS}
 
 
+# "Univ. of Leeds", "Université de Leeds": the word for a university, abbreviated or in another language
+_UNIVERSITY = {"univ", "uni", "universite", "universitat", "universitaet", "universidad", "universita"}
+
+
+def _school_words(school: str) -> set[str]:
+    words = {"university" if w in _UNIVERSITY else w for w in token_set(norm_org(school))}
+    return words - {"de", "di", "del", "der", "des", "du"}  # "Université de Leeds"
+
+
 def tech_vocab(file_techs: list[Tech], skills: list[str]) -> list[Tech]:
     """The vocabulary file plus every CV skill it does not already name (matched case-sensitively)."""
     matcher = matcher_for(tuple(file_techs))
@@ -141,17 +150,17 @@ class CvModel:
 
     # -- education --------------------------------------------------------------------------
     def school_entries(self, school: str) -> list[dict[str, Any]]:
-        want = token_set(norm_org(school))
+        want = _school_words(school)
         if not want:
             return []
-        exact = [e for e in self.education if e["school"] and token_set(norm_org(e["school"])) == want]
+        exact = [e for e in self.education if e["school"] and _school_words(e["school"]) == want]
         if exact:
             return exact
         # "Leeds" for "University of Leeds": the distinctive words of one school, nothing else
         generic = {"university", "college", "institute", "school", "academy"}
         out = []
         for e in self.education:
-            have = token_set(norm_org(e["school"])) if e["school"] else set()
+            have = _school_words(e["school"]) if e["school"] else set()
             if want - generic and want <= have:
                 out.append(e)
         return out

@@ -49,7 +49,7 @@ TITLE_WORDS = _words(
 )
 SCHOOL_WORDS = _words(
     "university college institute school academy polytechnic universitat universitaet "
-    "universidad universite universita hochschule conservatoire conservatory"
+    "universidad universite universita hochschule conservatoire conservatory univ"
 )
 
 

@@ -1,0 +1,138 @@
+"""An XML export read as the YAML-like Markdown the splitter knows: a reporting tool's review
+(``<holding symbol="AAPL"><weight unit="pct">43.85</weight>…``) or an XML block fenced in Markdown.
+
+Every element becomes a line: an element named by an attribute (``symbol``, ``name``, ``company``…)
+a list item that names what is under it ("- symbol: AAPL; opened: 2005-01-01"), a leaf its tag and
+text ("weight: 43.85; unit: pct", "commentary: Up 480 % on cost."), text over several lines (a CDATA
+block) a paragraph of its own. Tag and
+attribute names are read as words ("weightPct" → "weight pct", "market-value" → "market value").
+Each piece keeps where it came from (:class:`~.formats.Reading`), so a claim points at its line.
+Malformed XML is left as it is.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from xml.parsers import expat
+
+from .formats import Builder, Reading
+
+_DECLARATION = re.compile(r"<\?xml[^>]*\?>")
+_FENCE = re.compile(r"^[ \t]*```[ \t]*xml[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S | re.I)
+# who or what produced the file ("generatedBy", "producer", "reportId", "xmlns:xsi"): no claim of the review
+_METADATA = re.compile(r"^(?:xmlns|xsi)|schema|version|generat|producer|^tool|export|author|encoding|(?:^|[a-z])I[dD]$"
+                       r"|^id$|^ref$", re.I)
+_NAMING = ("symbol", "ticker", "name", "company", "employer", "organisation", "organization", "holding", "school")
+
+
+@dataclass
+class _Node:
+    tag: str
+    attrs: list[tuple[str, str]]
+    pos: int
+    text: list[tuple[str, int]] = field(default_factory=list)
+    children: list[_Node] = field(default_factory=list)
+
+
+def is_xml(text: str) -> bool:
+    """An XML document, or Markdown holding a fenced XML block."""
+    return text.lstrip().startswith("<?xml") or bool(_FENCE.search(text))
+
+
+def read_xml(text: str) -> Reading | None:
+    """``text`` with its XML (the whole of it, or each fenced block) read as YAML-like lines."""
+    regions = (
+        [(0, len(text))]
+        if text.lstrip().startswith("<?xml")
+        else [(m.start(1), m.end(1)) for m in _FENCE.finditer(text)]
+    )
+    out, done = Builder(), 0
+    for a, b in regions:
+        root = _parse(text[a:b], a)
+        if root is None:
+            return None
+        out.emit(text[done:a], done)
+        out.block(a, 1)
+        _render(root, 0, out)
+        out.block(b, 1)
+        done = b
+    out.emit(text[done:], done)
+    return out.reading()
+
+
+def _parse(xml: str, base: int) -> _Node | None:
+    xml = _DECLARATION.sub(lambda m: " " * len(m.group(0)), xml)  # its encoding: the text is already decoded
+    data = xml.encode("utf-8")
+    starts = [0]  # byte offset of each character
+    for ch in xml:
+        starts.append(starts[-1] + len(ch.encode("utf-8")))
+    parser = expat.ParserCreate(encoding="utf-8")
+    parser.ordered_attributes = True
+    stack: list[_Node] = []
+    top: list[_Node] = []
+
+    def where() -> int:
+        return base + bisect.bisect_left(starts, parser.CurrentByteIndex)
+
+    def start(tag: str, attrs: list[str]) -> None:
+        node = _Node(tag, list(zip(attrs[::2], attrs[1::2], strict=True)), where())
+        (stack[-1].children if stack else top).append(node)
+        stack.append(node)
+
+    def end(_tag: str) -> None:
+        stack.pop()
+
+    def chars(data_: str) -> None:
+        if stack:
+            stack[-1].text.append((data_, where()))
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = chars
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        return None
+    return top[0] if len(top) == 1 else None
+
+
+def _words(name: str) -> str:
+    """ "weightPct" → "weight pct", "market-value" → "market value"."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("-", " ").replace("_", " ").lower()
+
+
+def _render(node: _Node, depth: int, out: Builder) -> None:
+    indent = "  " * depth
+    text = " ".join("".join(t for t, _ in node.text).split())
+    text_pos = next((p for t, p in node.text if t.strip()), node.pos)
+    node.attrs = [(k, v) for k, v in node.attrs if v.strip() and not _METADATA.search(k)]
+    pairs = [f"{_words(k)}: {v}" for k, v in node.attrs]
+    named = next((i for i, (k, _v) in enumerate(node.attrs) if k.lower() in _NAMING), None)
+    prose = "\n" in "".join(t for t, _ in node.text).strip()  # a CDATA block, a commentary over lines
+    if named is not None:  # "- symbol: AAPL; weight pct: 43.85": names the item and what is under it
+        first = pairs.pop(named)
+        line = f"{indent}- {'; '.join([first, *pairs])}"
+        if text and not prose:
+            line += f"; {_words(node.tag)}: {text}"
+    elif text and not prose and not node.children:
+        line = f"{indent}{_words(node.tag)}: {'; '.join([text, *pairs])}"
+    else:
+        line = f"{indent}{_words(node.tag)}:"
+        if pairs:
+            out.emit(line + "\n", node.pos)
+            line = f"{indent}  {'; '.join(pairs)}"
+    out.emit(line + "\n", node.pos)
+    if prose:  # a commentary: a paragraph of its own, its lines as written
+        out.block(text_pos)
+        for chunk, pos in node.text:
+            at = 0
+            for piece in chunk.split("\n"):
+                if piece.strip():
+                    lead = len(piece) - len(piece.lstrip())
+                    out.emit(piece.strip() + "\n", pos + at + lead)
+                at += len(piece) + 1
+        out.block(text_pos)
+    for child in node.children:
+        _render(child, depth + 1, out)
