@@ -13,6 +13,11 @@ import threading
 from functools import lru_cache
 from typing import Any
 
+# a holding's value against what was paid for it: a gain or a loss
+ABOVE_COST = ("above cost", "above its cost", "above their cost", "above what we paid", "above what you paid",
+              "above the price paid")
+BELOW_COST = ("below cost", "below its cost", "below their cost", "below what we paid", "below what you paid",
+              "below the price paid")
 UP_WORDS = (
     "up",
     "gain",
@@ -49,12 +54,7 @@ UP_WORDS = (
     "improved",
     "improving",
     "above water",
-    "above cost",
-    "above its cost",
-    "above their cost",
-    "above what we paid",
-    "above what you paid",
-    "above the price paid",
+    *ABOVE_COST,
     "winner",
     "winners",
     "outperformed",
@@ -116,12 +116,7 @@ DOWN_WORDS = (
     "shrank",
     "shrunk",
     "halved",
-    "below cost",
-    "below its cost",
-    "below their cost",
-    "below what we paid",
-    "below what you paid",
-    "below the price paid",
+    *BELOW_COST,
     "under cost",
     "deficit",
     "slashed",

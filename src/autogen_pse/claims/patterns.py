@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import phrase_regex, stem
+from .lexicon import ABOVE_COST, BELOW_COST, phrase_regex, stem
 from .model import Finding, Status
 from .quantities import _SCALE_WORDS, _UNITS_WORDS, Quantity
 
@@ -32,12 +32,7 @@ _PERF_UP = phrase_regex(
         "profitable",
         "in the green",
         "above water",
-        "above cost",
-        "above its cost",
-        "above their cost",
-        "above what we paid",
-        "above what you paid",
-        "above the price paid",
+        *ABOVE_COST,
         "gained",
         "gaining",
         "a gain",
@@ -74,12 +69,7 @@ _PERF_DOWN = phrase_regex(
         "in the red",
         "under water",
         "underwater",
-        "below cost",
-        "below its cost",
-        "below their cost",
-        "below what we paid",
-        "below what you paid",
-        "below the price paid",
+        *BELOW_COST,
         "under cost",
         "losing",
         "lost money",
