@@ -56,3 +56,16 @@ async def test_cancel_stops_a_local_generation_promptly(settings: Settings) -> N
     assert result.status == "cancelled", result.error
     # Without the abort the planner would generate up to 4,000 tokens before the stop took effect.
     assert elapsed < 30, elapsed
+
+
+def test_the_model_loads_without_extra_cpu_buffers(settings: Settings) -> None:
+    """AMX tiles and weight repacking crash a multi-token prompt on some VMs' Xeons (a segfault, not
+    an error): the model is loaded without them, and a chat prompt decodes."""
+    from autogen_pse.models.local import get_llama, resolve_model_path
+
+    llama, lock = get_llama(resolve_model_path(settings), n_ctx=settings.local_n_ctx,
+                            n_threads=settings.local_threads)
+    assert llama.model_params.use_extra_bufts is False
+    with lock:
+        reply = llama.create_chat_completion(messages=[{"role": "user", "content": "Name one colour."}], max_tokens=8)
+    assert reply["usage"]["prompt_tokens"] > 5 and reply["usage"]["completion_tokens"] > 0

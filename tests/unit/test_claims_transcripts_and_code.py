@@ -338,3 +338,31 @@ def test_an_xml_export_is_read_element_by_element(portfolio_checker: Checker) ->
 def test_xml_twins_are_contradicted(portfolio_checker: Checker, good: str, bad: str) -> None:
     assert good in XML_REVIEW
     assert check(portfolio_checker, XML_REVIEW.replace(good, bad), "review.xml").contradicted >= 1
+
+
+def test_a_multiple_in_words_ends_a_sentence(resume_verifier: Verifier) -> None:
+    """"… nearly tenfold." is a multiple (7.5× is true); "my reasons are twofold" is not."""
+    assert_pair(resume_verifier, "Cut deploy time from 45 to 6 minutes, roughly sevenfold.",
+                "Led the migration of 14 Python services to Kubernetes, cutting deploy time nearly tenfold.")
+    assert statuses(resume_verifier, "My reasons are twofold.") == {Status.NONE}
+
+
+def test_a_fenced_xml_block_is_read_not_skipped(portfolio_checker: Checker) -> None:
+    body = XML_REVIEW.split("\n", 1)[1]  # no declaration: an XML block pasted into Markdown
+    doc = "The export from our reporting tool:\n\n```xml\n" + body + "```\n\nEnd of export.\n"
+    report = check(portfolio_checker, doc, "review.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert any("AMZN" in c["text"] for c in report.claims)
+    assert check(portfolio_checker, doc.replace('weightPct="10.13"', 'weightPct="13.85"'), "review.md").contradicted
+
+
+def test_xml_namespaces_and_flags_read_as_words() -> None:
+    from autogen_pse.claims.xmldoc import read_xml
+
+    xml = ('<?xml version="1.0"?>\n<ns2:review xmlns:ns2="http://example.com/r">\n'
+           '  <ns2:line sym="MSFT" wPct="13.59">\n    <triggers overweight="no" stopLoss="yes"/>\n  </ns2:line>\n'
+           '</ns2:review>\n')
+    reading = read_xml(xml)
+    assert reading is not None
+    assert "review:" in reading.text and "ns2" not in reading.text
+    assert "- sym: MSFT; w pct: 13.59" in reading.text and "no overweight; stop loss" in reading.text

@@ -64,7 +64,9 @@ def phrase_quantities(text: str, taken: list[tuple[int, int]], add: Callable[[Qu
             add(Quantity(share, "pct", m.group(0), m.start(), m.end(), share * FRACTION_REL, hedge, kind="fraction"))
 
     for m in _FOLD_RE.finditer(text):  # "sevenfold", "tenfold" ("my concerns are twofold" is no figure)
-        twofold = m.group(0).lower().endswith("fold") and re.match(r"\s*[.:;]", text[m.end() :])
+        twofold = m.group(0).lower().endswith("fold") and bool(
+            re.search(r"\b(?:is|are|was|were)\s+$", text[: m.start()], re.IGNORECASE)
+        )  # "my concerns are twofold": a number of points, not a multiple
         if not _overlaps(taken, m.start(), m.end()) and not twofold:
             fold = float(_FOLDS[m.group(1).lower()])
             hedge, _h = _hedge_before(text, m.start())

@@ -84,10 +84,11 @@ class Relations(Ranks, Figures):
         for m in self.action_any.finditer(text) if self.action_any else []:
             actions = self.action_of[_fold(m.group(0))]
             clause_before = _CLAUSE.split(text[max(0, m.start() - 40) : m.start()])[-1]
+            after = text[m.end() : m.end() + 40]
             if NEGATIONS.search(clause_before) or (
-                NEGATIONS.search(text[m.end() : m.end() + 40])
-                and not re.search(r"\b(?:allowed|permitted)\b", text[m.end() : m.end() + 40])
-            ):
+                any(n.group(0).lower() not in ("rather than", "instead of") for n in NEGATIONS.finditer(after))
+                and not re.search(r"\b(?:allowed|permitted)\b", after)
+            ):  # ("add to Google rather than sell": the purchase is what is advised)
                 continue
             if re.fullmatch(r"add(?:ing)?", m.group(0), re.IGNORECASE) and _SUMMED.search(text, m.end(), m.end() + 90):
                 continue  # "add Google and IBM and the top three come to 76.28 %": a sum, not a purchase

@@ -24,7 +24,9 @@ _FENCE = re.compile(r"^[ \t]*```[ \t]*xml[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M |
 # who or what produced the file ("generatedBy", "producer", "reportId", "xmlns:xsi"): no claim of the review
 _METADATA = re.compile(r"^(?:xmlns|xsi)|schema|version|generat|producer|^tool|export|author|encoding|(?:^|[a-z])I[dD]$"
                        r"|^id$|^ref$", re.I)
-_NAMING = ("symbol", "ticker", "name", "company", "employer", "organisation", "organization", "holding", "school")
+_NAMING = ("symbol", "sym", "ticker", "name", "company", "employer", "organisation", "organization", "holding",
+           "school")
+_YES, _NO = ("yes", "y", "true"), ("no", "n", "false")
 
 
 @dataclass
@@ -43,21 +45,21 @@ def is_xml(text: str) -> bool:
 
 def read_xml(text: str) -> Reading | None:
     """``text`` with its XML (the whole of it, or each fenced block) read as YAML-like lines."""
-    regions = (
-        [(0, len(text))]
-        if text.lstrip().startswith("<?xml")
-        else [(m.start(1), m.end(1)) for m in _FENCE.finditer(text)]
-    )
+    whole = text.lstrip().startswith("<?xml")
+    # (the fence lines go with the block: what is left is no code fence for the splitter to skip)
+    regions = [(0, 0, len(text), len(text))] if whole else [
+        (m.start(), m.start(1), m.end(1), m.end()) for m in _FENCE.finditer(text)
+    ]
     out, done = Builder(), 0
-    for a, b in regions:
+    for fence, a, b, end in regions:
         root = _parse(text[a:b], a)
         if root is None:
             return None
-        out.emit(text[done:a], done)
+        out.emit(text[done:fence], done)
         out.block(a, 1)
         _render(root, 0, out)
         out.block(b, 1)
-        done = b
+        done = end
     out.emit(text[done:], done)
     return out.reading()
 
@@ -99,8 +101,18 @@ def _parse(xml: str, base: int) -> _Node | None:
 
 
 def _words(name: str) -> str:
-    """ "weightPct" → "weight pct", "market-value" → "market value"."""
+    """ "weightPct" → "weight pct", "market-value" → "market value", "ns2:line" → "line"."""
+    name = name.rsplit(":", 1)[-1]
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("-", " ").replace("_", " ").lower()
+
+
+def _pair(key: str, value: str) -> str:
+    """ "weightPct", "43.85" → "weight pct: 43.85"; a flag's yes or no → "overweight", "no stop loss"."""
+    if value.strip().lower() in _YES:
+        return _words(key)
+    if value.strip().lower() in _NO:
+        return f"no {_words(key)}"
+    return f"{_words(key)}: {value}"
 
 
 def _render(node: _Node, depth: int, out: Builder) -> None:
@@ -108,8 +120,8 @@ def _render(node: _Node, depth: int, out: Builder) -> None:
     text = " ".join("".join(t for t, _ in node.text).split())
     text_pos = next((p for t, p in node.text if t.strip()), node.pos)
     node.attrs = [(k, v) for k, v in node.attrs if v.strip() and not _METADATA.search(k)]
-    pairs = [f"{_words(k)}: {v}" for k, v in node.attrs]
-    named = next((i for i, (k, _v) in enumerate(node.attrs) if k.lower() in _NAMING), None)
+    pairs = [_pair(k, v) for k, v in node.attrs]
+    named = next((i for i, (k, _v) in enumerate(node.attrs) if _words(k) in _NAMING), None)
     prose = "\n" in "".join(t for t, _ in node.text).strip()  # a CDATA block, a commentary over lines
     if named is not None:  # "- symbol: AAPL; weight pct: 43.85": names the item and what is under it
         first = pairs.pop(named)

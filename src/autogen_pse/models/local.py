@@ -21,7 +21,8 @@ import importlib.util
 import logging
 import re
 import threading
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -114,13 +115,37 @@ def get_llama(path: Path, *, n_ctx: int, n_threads: int) -> tuple[Any, threading
                 "llama-cpp-python is not installed; run `make install` or use --model openai:<model>"
             ) from None
         try:
-            llama = Llama(model_path=key, n_ctx=n_ctx, n_threads=n_threads, verbose=False)
+            with _plain_cpu_buffers():
+                llama = Llama(model_path=key, n_ctx=n_ctx, n_threads=n_threads, verbose=False)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"cannot load local model {path}: {exc}") from exc
         if not _cache:
             atexit.register(_close_all)
         _cache[key] = (llama, threading.Lock())
         return _cache[key]
+
+
+@contextmanager
+def _plain_cpu_buffers() -> Iterator[None]:
+    """Load with llama.cpp's extra CPU buffer types off (AMX tiles, weight repacking): on a Xeon with
+    AMX under a virtual machine they crash the first multi-token prompt (a segfault in ``decode``,
+    seen on this project's CI machines), and a 135M model gains nothing from them. llama-cpp-python
+    has no argument for it, so the default model parameters it starts from are amended while the
+    model loads (under ``_cache_lock``)."""
+    import llama_cpp.llama_cpp as low
+
+    default = low.llama_model_default_params
+
+    def params() -> Any:
+        out = default()
+        out.use_extra_bufts = False
+        return out
+
+    low.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        low.llama_model_default_params = default
 
 
 def _close_all() -> None:
