@@ -366,3 +366,8 @@ def test_xml_namespaces_and_flags_read_as_words() -> None:
     assert reading is not None
     assert "review:" in reading.text and "ns2" not in reading.text
     assert "- sym: MSFT; w pct: 13.59" in reading.text and "no overweight; stop loss" in reading.text
+
+
+def test_a_greeted_first_name_is_a_person(portfolio_verifier: Verifier) -> None:
+    assert statuses(portfolio_verifier, "Hi Tom 👋 quick summary of the mar-1 review") == {Status.NONE}
+    assert Status.CONTRADICTED in statuses(portfolio_verifier, "Tom Bradley joined the portfolio board.")

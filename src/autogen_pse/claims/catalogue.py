@@ -161,6 +161,7 @@ _PERSON_BEFORE = re.compile(  # a first name after a word for a person or a sign
     r"|\b(?:I'm|I am|my name is|call (?:her|him|me|them))\s+$|\bhosts?\s*:[^\n]*$",
     re.IGNORECASE,
 )
+_GREETED = re.compile(r"(?:Hi|Hey|Hello|Hiya|Dear|Morning)\s+[A-Z][a-z'’-]+")  # "Hi Tom 👋 quick …"
 _PERSON_AFTER = re.compile(  # "Bev (secretary)", "Dana Whitfield wrote:"
     r"(?:['’]s)?\s*(?:\(|,\s*)(?:our\s+)?(?:secretary|editor|chair|treasurer|president|member)\b"
     r"|\s+(?:wrote|said|says|asked|asks)\b",
@@ -252,8 +253,8 @@ def unknown_names(
             continue
         before = text[: m.start()]
         at_start = _INITIAL.search(before)
-        if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or \
-                is_label(text, m.start(), m.end()) or is_initialism(text, m.start(), m.end()):
+        if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or _GREETED.fullmatch(m.group(0)) \
+                or is_label(text, m.start(), m.end()) or is_initialism(text, m.start(), m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann", "our newest member, Priya", "Bev (secretary)": a person
         # "**CSCO** — in profit", "ORCL: flat", "INTC — small", "[[Cisco]] — flat": a name standing alone as a lead
         before2 = text[max(0, m.start() - 2) : m.start()]
