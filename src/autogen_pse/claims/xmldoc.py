@@ -119,9 +119,9 @@ def _render(node: _Node, depth: int, out: Builder) -> None:
     indent = "  " * depth
     text = " ".join("".join(t for t, _ in node.text).split())
     text_pos = next((p for t, p in node.text if t.strip()), node.pos)
-    node.attrs = [(k, v) for k, v in node.attrs if v.strip() and not _METADATA.search(k)]
-    pairs = [_pair(k, v) for k, v in node.attrs]
-    named = next((i for i, (k, _v) in enumerate(node.attrs) if _words(k) in _NAMING), None)
+    attrs = [(k, v) for k, v in node.attrs if v.strip() and not _METADATA.search(k)]
+    pairs = [_pair(k, v) for k, v in attrs]
+    named = next((i for i, (k, _v) in enumerate(attrs) if _words(k) in _NAMING), None)
     prose = "\n" in "".join(t for t, _ in node.text).strip()  # a CDATA block, a commentary over lines
     if named is not None:  # "- symbol: AAPL; weight pct: 43.85": names the item and what is under it
         first = pairs.pop(named)
