@@ -215,7 +215,7 @@ class Figures(Binding, Derived, Counts):
             pool = [f for m in rules for f in self._pool(None, m, compatible, 0)]
             # "The rules set … a long-held loss at 730 days and a loss of 10 per cent or more": the rule's
             # level before any total the words might also name
-            pools.insert(0, pool) if stated_rule else pools.append(pool)
+            pools.insert(0 if stated_rule else len(pools), pool)
         pair = _pair_role(text, q)
         rate = rate_after(text, q.end) or rate_before(text, q.start)
         if not rate and pair == "from":  # "from roughly $100k to $65k a month": both a month

@@ -111,9 +111,11 @@ class Ranks(Binding):
         """ "My first job was Copperleaf Studio", "her earliest role, at Copperleaf": the entity whose
         start date is the earliest of the record, when the claim names one."""
         m = _FIRST_OF_RECORD.search(text)
+        if m is None:
+            return []
         starts = sorted((d.value, d.entity) for d in self.ev.dates if d.metric == "start" and d.entity)
         named = list(dict.fromkeys(x.entity for x in mentions if x.entity in {e for _v, e in starts}))
-        if m is None or len(named) != 1:
+        if len(named) != 1:
             return []
         first = starts[0][1]
         return [Finding(kind="rank", text=m.group(0), status=Status.SUPPORTED if named[0] == first else
