@@ -203,6 +203,10 @@ class Figures(Binding, Derived, Counts):
         if together:  # "the two losers … together carry $11,918.40": a total the evidence states
             pools += [self._pool(None, m, compatible, direction) for m in metrics]
         pools.append(self._priced(text, q, entity, qs))
+        if _bare(q) and entity is None and not mentions and metrics and all("units" in m.units for m in metrics):
+            # "(5 held)", "it behaves like she owns fewer than four": units held of nothing named — the
+            # number of entities, or their effective number
+            pools.append([f for f in self._facts(None) if f.unit in ("count", "ratio")])
         if q.unit == "count" and not bare and direction:  # "we're up fifty-one thousand two sixty-six": a sum
             for e in [entity, *others]:
                 pools.append([f for f in self._facts(e) if self._signed(f) and f.unit in compatible])
@@ -266,6 +270,13 @@ class Figures(Binding, Derived, Counts):
             return Finding(
                 kind="figure", text=q.text, status=status, note=f"{q.text}: what it measures is not named"
             ), metrics
+        # "the effective number … puts you at 3.65: you own five stocks but we're diversified like someone
+        # who owns three and a half": the whole's measure named before the figure, no holding named between
+        named_whole = [f for _s, e, m in spans if m.scope == "global" and e <= q.start
+                       and not any(e <= x.start < q.start for x in mentions)
+                       for f in self._pool(None, m, compatible, 0) if matches(q, f.value)]
+        if named_whole:
+            return self._supported(q, named_whole, direction, pair), metrics
         pool = pools[0]
         elsewhere = [f for f in self.ev.facts if f.unit in compatible and matches(q, f.value) and f not in pool]
         metric = metrics[0] if metrics else None
