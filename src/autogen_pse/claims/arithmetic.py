@@ -28,8 +28,10 @@ _EQUALS = re.compile(r"\s*[)⌉⌋]?\s*(?:=|≈|~=|≃)\s*[(⌈⌊]?\s*")  # "�
 _POWER = re.compile(r"[²³]|\^[23]\b")
 # a variable of a formula beside the figure: one letter or a short capitalised symbol ("MV", "HHI")
 _SYMBOL = r"(?:\b[a-zA-Z]|\b[A-Z]{2,4}|[σμπ])"
-_SYMBOL_BEFORE = re.compile(rf"(?:{_SYMBOL}\s*[×*/÷·]|√|\^)\s*\(?\s*$")
-_SYMBOL_AFTER = re.compile(rf"\s*[×*/÷·]\s*\(?\s*{_SYMBOL}(?![\w.,])")
+# "0.30·MV" multiplies; "AAPL · 43.85%", a dot spaced on both sides, only separates
+_TIMES = r"(?:[×*/÷]|(?<!\s)·|·(?!\s))"
+_SYMBOL_BEFORE = re.compile(rf"(?:{_SYMBOL}\s*{_TIMES}|√|\^)\s*\(?\s*$")
+_SYMBOL_AFTER = re.compile(rf"\s*{_TIMES}\s*\(?\s*{_SYMBOL}(?![\w.,])")
 _LEADING_OPERATOR = re.compile(r"[×*·/÷]\s*$")
 _WORKING = re.compile(
     r"\b(?:let me|let's|estimate|estimating|try|trying|guess|sanity|too (?:high|low)|close enough|wait|hmm|"

@@ -1,6 +1,7 @@
 """Data written as code, read as the YAML it spells: a fenced JSON block (a JSON Resume, a report
-object) and the object literals of a fenced TypeScript, JavaScript or Python block ("a résumé as
-code": ``const resume: Resume = { experience: [{ org: "Brightline", highlights: ["…"] }] }``).
+object), the object literals of a fenced TypeScript, JavaScript or Python block ("a résumé as
+code": ``const resume: Resume = { experience: [{ org: "Brightline", highlights: ["…"] }] }``) and
+TOML, fenced or the document itself (``[[work]]``, ``position = "…"``, ``highlights = [ … ]``).
 
 Structural characters, the quotes of strings and the code around a literal (type declarations,
 functions, imports, comments) are blanked; a string alone on its line becomes a list item. Every
@@ -10,6 +11,7 @@ line keeps its length, so a claim keeps its place in the document as written.
 from __future__ import annotations
 
 import re
+import tomllib
 
 _FENCE = re.compile(r"^([ \t]*```[ \t]*)(\w*)([ \t]*\n)(.*?)^[ \t]*```", re.M | re.S)
 _JSON = ("json", "json5")
@@ -22,17 +24,45 @@ _TYPE_LINE = re.compile(r"[ \t]*(?:export\s+)?(?:type|interface)\b")
 _STRUCTURE = set("{}[](),;+")
 _ONE_LINE_OBJECT = re.compile(r"\s*\{(?:\s*[\w$]+\s*:\s*[^,{}]*,?)+\s*\},?\s*")  # the line's code only
 _KEY = re.compile(r"([A-Za-z_$][\w$]*)\s*:")
+_TOML = ("toml",)
+_TOML_TABLE = re.compile(r"^([ \t]*)\[\[?[ \t]*(?:[\w-]+\.)*([\w-]+)[ \t]*\]\]?", re.M)  # "[[work]]", "[skills.data]"
+_TOML_KEY = re.compile(r"^([ \t]*)([\w.-]+)([ \t]*)=", re.M)  # "position = …": "position:"
+_TOML_INNER_KEY = re.compile(r"(?<=[{,])[ \t]*[\w-]+[ \t]*=")  # "{ city = …, github = … }": the values only
+_TOML_END = re.compile(r"^(?:---+|\*\*\*+|```)[ \t]*$", re.M)  # a Markdown note after a bare TOML file
 
 
 def data_as_yaml(text: str) -> str:
-    """``text`` with its fenced JSON blocks and code blocks' data literals read as YAML (see above)."""
+    """``text`` with its fenced JSON blocks, code blocks' data literals and TOML read as YAML (see above)."""
+    end = _bare_toml(text)
+    if end:
+        return _toml_as_yaml(text[:end]) + text[end:]
     return _FENCE.sub(_read_fence, text)
+
+
+def _bare_toml(text: str) -> int:
+    """The end of a TOML file that is the document itself (a Markdown note may follow it), else 0."""
+    end = next((m.start() for m in _TOML_END.finditer(text)), len(text))
+    if not _TOML_TABLE.search(text, 0, end):
+        return 0
+    try:
+        tomllib.loads(text[:end])
+    except tomllib.TOMLDecodeError:
+        return 0
+    return end
 
 
 def _read_fence(m: re.Match[str]) -> str:
     info, body = m.group(2).lower(), m.group(4)
     if info in _JSON:
         read = _as_yaml(body, _kinds(body, None), [(0, 0, len(body))])
+    elif info in _TOML:
+        read = _toml_as_yaml(body)
+        info = " " * len(info)
+    elif info == "mermaid":  # a chart: its labels and data read as text
+        from .mermaid import mermaid_as_text
+
+        read = mermaid_as_text(body)
+        info = "chart  "  # a fence of text whose lines are no table rows (see split)
     elif info in _CODE:
         kinds = _kinds(body, _CODE[info])
         regions = _literals(body, kinds)
@@ -73,6 +103,54 @@ def _kinds(body: str, comment: str | None) -> str:
             out.append(" " if ch == "\n" else "c")
             i += 1
     return "".join(out)
+
+
+def _toml_kinds(body: str) -> str:
+    """:func:`_kinds` for TOML: ``#`` comments, basic and literal strings, multi-line ones too (the
+    backslash that continues a line is marked a quote, so it is blanked)."""
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch == "#":
+            end = body.find("\n", i)
+            end = n if end < 0 else end
+            out += "m" * (end - i)
+            i = end
+        elif ch in "\"'":
+            quote = ch * 3 if body.startswith(ch * 3, i) else ch
+            j = i + len(quote)
+            out += "q" * len(quote)
+            while j < n and not body.startswith(quote, j) and (len(quote) == 3 or body[j] != "\n"):
+                if ch == '"' and body[j] == "\\":
+                    out += "q" if body[j + 1 : j + 2] in ("\n", "") else "ss"
+                    j += 1 if body[j + 1 : j + 2] in ("\n", "") else 2
+                    continue
+                out.append("s")
+                j += 1
+            closed = min(len(quote), n - j) if body.startswith(quote, j) else 0
+            out += "q" * closed
+            i = j + closed
+        else:
+            out.append(" " if ch == "\n" else "c")
+            i += 1
+    return "".join(out)[:n]
+
+
+def _toml_as_yaml(body: str) -> str:
+    """TOML read as YAML: a table header is a key ("[[work]]" reads "work:"), ``key = value`` reads
+    ``key: value``, an inline table's keys are blanked, and a string alone on its line is a list item."""
+    kinds = _toml_kinds(body)
+    code = "".join(ch if k == "c" else "\n" if ch == "\n" else " " for ch, k in zip(body, kinds, strict=True))
+    chars = list(_as_yaml(body, kinds, [(0, 0, len(body))]))
+    for m in _TOML_TABLE.finditer(code):
+        label = m.group(2) + ":"
+        chars[m.start() : m.end()] = m.group(1) + label + " " * (m.end() - m.start() - len(m.group(1)) - len(label))
+    for m in _TOML_KEY.finditer(code):
+        chars[m.start(3) : m.end()] = ":" + " " * (m.end() - m.start(3) - 1)
+    for m in _TOML_INNER_KEY.finditer(code):
+        chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    return "".join(chars)
 
 
 def _literals(body: str, kinds: str) -> list[tuple[int, int, int]]:

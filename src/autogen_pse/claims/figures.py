@@ -23,6 +23,7 @@ from .patterns import (
     _bare,
     _pair_role,
     _quantity_units,
+    checked,
 )
 from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
 from .quantities import Quantity, as_percent, matches
@@ -31,13 +32,15 @@ _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss
 _RULE_BEFORE = re.compile(
     rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$|[≥≤]\s*[−-]?$|"
     r"\bexcess\s+(?:over|above|beyond)\s+(?:the\s+)?$"  # "the exact excess over 30 % is $17,607.87"
-    r"|\b(?:exceed(?:s|ed|ing)?|breach(?:es|ed|ing)?)\s+(?:the\s+)?$",  # "(851 days) exceeds 730 days"
+    r"|\b(?:exceed(?:s|ed|ing)?|breach(?:es|ed|ing)?)\s+(?:the\s+)?$"  # "(851 days) exceeds 730 days"
+    r"|\bback\s+(?:down\s+|under\s+)?(?:to|under|below)\s+(?:the\s+)?$",  # "sell 79 to get back down to 30%"
     re.I,
 )
 _RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)
 _HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s*[-−–+]?\s*[$€£]?\d", re.IGNORECASE)
 _RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
+_LONGER_THAN = re.compile(r"\s+(?:longer|shorter|more|less)\s+than\s+(?:the\s+)?", re.IGNORECASE)
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
@@ -371,6 +374,17 @@ class Figures(Binding, Derived, Counts):
         if not pool or _RELATIVE_TIME.match(text, q.end):  # "bought two years later": a gap, not a period held
             return Finding(kind="duration", text=q.text, status=Status.NONE)
         scaled = Quantity(years, "years", q.text, q.start, q.end, q.tol / per_year, q.hedge, q.sign, q.kind)
+        longer = _LONGER_THAN.match(text, q.end)
+        if longer:  # "held two years longer than Amazon": the difference of two periods held
+            other = next(iter(self.catalogue.find(text[longer.end() : longer.end() + 40])), None)
+            mine = [d for d in own if d.default] or own
+            theirs = [d for d in self.ev.durations if other and d.entity == other.entity]
+            if not mine or not theirs or other is None or other.start > 0:
+                return Finding(kind="duration", text=q.text, status=Status.NONE, note=f"{q.text}: a difference")
+            gap = abs(mine[0].years - theirs[0].years)
+            ok = matches(scaled, gap) or completed_years(scaled, gap)
+            return checked("duration", q.text, ok, [mine[0].id, theirs[0].id],
+                           f"{mine[0].id} − {theirs[0].id} = {round(gap, 1)} years")
         ok = [
             d
             for d in pool

@@ -125,6 +125,13 @@ def _xml(text: str) -> Reading | None:
     return read_xml(text) if is_xml(text) else None
 
 
+def _subtitles(text: str) -> Reading | None:
+    """An SRT or WebVTT file read as its transcript."""
+    from .subtitles import is_subtitles, read_subtitles
+
+    return read_subtitles(text) if is_subtitles(text) else None
+
+
 def read_document(text: str) -> Reading:
     """The document as Markdown, with the map back to it (see the module docstring)."""
     columns = _two_columns(text)
@@ -134,6 +141,8 @@ def read_document(text: str) -> Reading:
         reading = _Html(text).read()
     elif (xml := _xml(text)) is not None:
         reading = xml
+    elif (captions := _subtitles(text)) is not None:
+        reading = captions
     elif is_latex(text):
         from .latex import read_latex  # pylatexenc: only for LaTeX documents
 

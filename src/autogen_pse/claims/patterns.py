@@ -103,8 +103,9 @@ _COMPAT = {
     "hours": ("hours",),
     "weeks": ("weeks",),
 }
-_UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 Apple shares"; "250 of them"
-    r"^[\s-]*(?:(?:of\s+(?:your|the|our|its|my|their)\s+(?:\d[\d,]*\s+)?)?(?:[A-Z][\w.&]*\s+)?"
+_UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 Apple shares"; "250 of them" — not
+    # "thirty-nine eighty-one a share", a price
+    r"^[\s-]*(?:(?:of\s+(?:your|the|our|its|my|their)\s+(?:\d[\d,]*\s+)?)?(?:(?!(?:a|an|per|each)\s)[A-Z][\w.&]*\s+)?"
     r"(?:shares?|units?|sh|shs|pieces?|pcs)|of\s+them)\b",
     re.IGNORECASE,
 )

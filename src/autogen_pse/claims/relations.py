@@ -81,6 +81,8 @@ class Relations(Ranks, Figures):
                 )
             text = row.get("reason", "")
             mentions, scope = self.catalogue.find(text), [named[0].entity] if named else scope
+        verbs_from = next(self.action_any.finditer(text), None) if self.action_any else None
+        verbs_from = verbs_from.start() if verbs_from else len(text)  # where the first action word is
         for m in self.action_any.finditer(text) if self.action_any else []:
             actions = self.action_of[_fold(m.group(0))]
             clause_before = _CLAUSE.split(text[max(0, m.start() - 40) : m.start()])[-1]
@@ -110,7 +112,10 @@ class Relations(Ranks, Figures):
             if permitted and re.match(r"\W*$", text[m.end() : m.end() + 3]):
                 continue  # "the only ones your rules let you buy.": what the rules allow, no recommendation
             entity: str | None
-            if owner is not None:
+            verbs_first = bool(mentions) and m.start() > mentions[0].start > verbs_from
+            if owner is not None and not (verbs_first and target is not None and re.fullmatch(r"\s+", text[
+                    owner.end : m.start()])):  # "the Apple trim", "AAPL's sale", "AAPL TRIM 79 sh GOOG REVIEW" —
+                # but "trim apple sell microsoft": the sale is Microsoft's
                 entity = owner.entity
             elif (
                 noun_use

@@ -156,7 +156,8 @@ def split_units(text: str) -> list[Unit]:
     return _bounded(commentary(text, _letterhead(text, _split_units(text))))
 
 
-_TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "latex", "tex", "html", "")
+_TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "latex", "tex", "html", "chart",
+                "")  # "chart": a diagram read as text (:mod:`.mermaid`), its lines no table rows
 _YAML_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z$][\w .&/()$%'-]{0,40}?)\s*:(?:\s+(.*))?$")
 
 
@@ -214,7 +215,7 @@ def _split_units(text: str) -> list[Unit]:
     section = ""
     headings: list[tuple[int, str]] = []  # (level, title) stack
     bullets: list[tuple[int, str]] = []  # (indent, lead text) stack
-    in_fence, in_comment = "", False
+    in_fence, in_comment, charted = "", False, False
     header: list[str] = []
     paragraph = 0
     prev_blank = True
@@ -279,6 +280,7 @@ def _split_units(text: str) -> list[Unit]:
             info = line.strip()[len(mark) :].strip().lower()
             if not in_fence:  # a fence of text or data (YAML, JSON) is content; code is not
                 in_fence = "" if info in _TEXT_FENCES else mark[:3]
+                charted = info == "chart" and not charted
             elif line.strip().startswith(in_fence):
                 in_fence = ""
             continue
@@ -378,7 +380,9 @@ def _split_units(text: str) -> list[Unit]:
             )
             continue
         fixed = fixed_cells(line, base)
-        if len(fixed) >= 3 and any(len(fixed_cells(lines[j], 0)) >= 3 for j in (i - 1, i + 1) if 0 <= j < len(lines)):
+        if not charted and len(fixed) >= 3 and any(
+            len(fixed_cells(lines[j], 0)) >= 3 for j in (i - 1, i + 1) if 0 <= j < len(lines)
+        ):
             # a plain-text table whose columns are runs of spaces ("Apple    43.9%    +480%")
             flush_paragraph()
             if not fixed_header and not re.search(r"\d", line) and i + 1 < len(lines):
@@ -432,6 +436,8 @@ def _split_units(text: str) -> list[Unit]:
             continue
         bullets = [] if prev_blank else bullets
         para_lines.append(i)
+        if charted:  # a diagram's line says one thing: a node, an edge, a slice
+            flush_paragraph()
         prev_blank = False
     flush_paragraph()
     return units

@@ -16,6 +16,7 @@ Binding rules (what a figure is *about*):
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .arithmetic import check_computations
 from .catalogue import Catalogue, is_label
@@ -71,6 +72,10 @@ _ABSENT = re.compile(
     re.IGNORECASE,
 )
 
+
+# "| ≈ Years |", "| Years held |", "| Held (yrs) |": a column of periods held, in years
+_YEARS_COLUMN = re.compile(r"\W*(?:(?:≈|~|approx\.?)\s*(?:years|yrs)|(?:years|yrs)\s+held|held\s*\((?:years|yrs)\))\W*",
+                           re.I)
 
 _REACH = r"(?:📧|📞|✉️?|☎️?|\b(?:e-?mail|phone|tel|mobile)\b)"
 _CONTACT_LINE = re.compile(
@@ -230,6 +235,8 @@ class Verifier(Relations, Statements):
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
+            if q.unit == "count" and _YEARS_COLUMN.fullmatch(re.sub(r"[*_`]", "", column)):  # "| 10.2 |"
+                q = replace(q, unit="years")
             if row is not None and _TOTAL_ROW.match(_ROW_INDEX.sub("", text)) and (
                 abs(q.value - 100) < 0.5 and q.unit != "money"
             ):  # "| Total | 100% | 127,157.10 |": the whole portfolio's share of itself
