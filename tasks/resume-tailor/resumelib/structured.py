@@ -1,35 +1,56 @@
-"""A CV written as data — JSON Resume in YAML or JSON (``basics``, ``work[]``, ``education[]``, …) —
-read as the Markdown CV it stands for, with each Markdown line mapped back to the line of the
+"""A CV written as data — JSON Resume in YAML, JSON or TOML (``basics``, ``work[]``, ``education[]``,
+…) — read as the Markdown CV it stands for, with each Markdown line mapped back to the line of the
 document it came from (so checks still point at the user's own lines).
 
-The JSON Resume schema (https://jsonresume.org/schema) is the common one; ``company`` for ``name``
-and ``title`` for ``position`` are accepted too.
+The JSON Resume schema (https://jsonresume.org/schema) is the common one; ``company`` for ``name``,
+``title`` for ``position``, ``degree`` and ``year`` in education, ``certifications`` and skills as a
+table of lists are accepted too.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import tomllib
 from typing import Any
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})[^\n]*\n(.*?)^\s*\1\s*$", re.MULTILINE | re.DOTALL)
 _START = re.compile(r"^(?:basics|work|experience)\s*:", re.MULTILINE)
+_TOML_END = re.compile(r"^(?:---+|\*\*\*+)[ \t]*$", re.MULTILINE)  # a Markdown note after a TOML file
+
+
+def _parse(body: str) -> Any:
+    """JSON, TOML or YAML, in that order of tries; ``None`` when it is none of them."""
+    import yaml
+
+    if body.lstrip().startswith("{"):
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
+    try:
+        return tomllib.loads(body)
+    except tomllib.TOMLDecodeError:
+        pass
+    try:
+        return yaml.safe_load(body)
+    except yaml.YAMLError:
+        return None
 
 
 def _load(text: str) -> dict[str, Any] | None:
-    """The data of ``text``: a fenced block, the document itself, or the part from ``basics:`` on."""
-    import yaml
-
+    """The data of ``text``: a fenced block, the document itself, the part from ``basics:`` on, or
+    the part before a Markdown rule (a TOML file with a note under it)."""
     candidates = [m.group(2) for m in _FENCE.finditer(text)]
     start = _START.search(text)
     if start:
         candidates.append(text[start.start() :])
     candidates.append(text)
+    rule = _TOML_END.search(text)
+    if rule:
+        candidates.append(text[: rule.start()])
     for body in candidates:
-        try:
-            data = json.loads(body) if body.lstrip().startswith("{") else yaml.safe_load(body)
-        except (ValueError, yaml.YAMLError):
-            continue
+        data = _parse(body)
         if isinstance(data, dict) and isinstance(data.get("work") or data.get("experience"), list):
             return data
     return None
@@ -48,6 +69,15 @@ def _line_of(lines: list[str], value: str, after: int = 0) -> int:
 
 def _text(value: Any) -> str:
     return " ".join(str(value).split()) if value not in (None, "") else ""
+
+
+def _leaves(value: Any) -> list[str]:
+    """The strings of a value, depth first (a TOML skills table: ``{ core = ["Python", "Go"] }``)."""
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _leaves(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _leaves(v)]
+    return [_text(value)] if _text(value) else []
 
 
 def as_markdown(text: str) -> tuple[str, dict[int, int]] | None:
@@ -98,20 +128,23 @@ def as_markdown(text: str) -> tuple[str, dict[int, int]] | None:
         add("## Education")
         for e in education:
             school = _text(e.get("institution"))
-            degree = " ".join(p for p in (_text(e.get("studyType")), _text(e.get("area"))) if p)
-            year = (_text(e.get("endDate")) or _text(e.get("startDate")))[:4]
+            parts = (_text(e.get("studyType")), _text(e.get("area")))
+            degree = _text(e.get("degree")) or " ".join(p for p in parts if p)
+            year = (_text(e.get("endDate")) or _text(e.get("year")) or _text(e.get("startDate")))[:4]
             add(f"- {degree}, {school}" + (f" ({year})" if year else ""), school)
-    certificates = [c for c in data.get("certificates") or [] if isinstance(c, dict)]
+    certificates = [c for c in data.get("certificates") or data.get("certifications") or [] if isinstance(c, dict)]
     if certificates:
         add("")
         add("## Certifications")
         for c in certificates:
-            year = _text(c.get("date"))[:4]
+            year = (_text(c.get("date")) or _text(c.get("year")))[:4]
             add(f"- {_text(c.get('name'))}" + (f" ({year})" if year else ""), _text(c.get("name")))
     skills = data.get("skills") or []
     if skills:
         add("")
         add("## Skills")
+        if isinstance(skills, dict):  # TOML: a table of lists, or of inline tables of lists
+            skills = [{"name": k, "keywords": _leaves(v)} for k, v in skills.items()]
         for s in skills:
             if isinstance(s, dict):
                 words = [_text(k) for k in s.get("keywords") or []] or [_text(s.get("name"))]
