@@ -87,7 +87,7 @@ class Checker:
         if self._checks is not None:
             # an HTML or LaTeX document is checked in its Markdown reading, as the ledger reads it
             reading = read_document(rendered)
-            out = self._call("checks", self._checks, self._ctx(reading.text, raw))
+            out = self._call("checks", self._checks, self._ctx(reading.text, raw, written=rendered))
             if not isinstance(out, list) or not all(isinstance(r, CheckResult) for r in out):
                 raise RunError(f"{self._task.dir / 'checks.py'}: checks() must return list[CheckResult]")
             results.extend(relined(r, reading, rendered) for r in out)
@@ -110,15 +110,16 @@ class Checker:
         """Apply the task's sanitize rules (identity when the task has none)."""
         if self._sanitize is None:
             return Sanitized(artifact=rendered)
-        out = self._call("sanitize", self._sanitize, self._ctx(rendered, rendered))
+        out = self._call("sanitize", self._sanitize, self._ctx(rendered, rendered, written=rendered))
         if not isinstance(out, Sanitized):
             raise RunError(f"{self._task.dir / 'sanitize.py'}: sanitize() must return Sanitized")
         return out
 
-    def _ctx(self, rendered: str, raw: str) -> CheckContext:
+    def _ctx(self, rendered: str, raw: str, *, written: str = "") -> CheckContext:
         return CheckContext(
             artifact=rendered,
             raw_artifact=raw,
+            written=written,
             facts=self._facts,
             data=self._data,
             workspace=self._workspace,

@@ -147,13 +147,17 @@ class PrepareContext(HookContext):
 
 @dataclass(frozen=True, kw_only=True)
 class CheckContext(HookContext):
-    """What checks and sanitize rules see. ``artifact`` is the *rendered* artifact text."""
+    """What checks and sanitize rules see. ``artifact`` is the *rendered* artifact text, read as
+    Markdown (an HTML page or LaTeX source converted, a data file's fences read as text); ``written``
+    is the rendered artifact as it was written, for a check that parses the document's own structure
+    (a CV written as JSON, YAML or TOML data)."""
 
     artifact: str
     facts: dict[str, Fact]
     data: dict[str, Any]
     workspace: Path
     raw_artifact: str = ""
+    written: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

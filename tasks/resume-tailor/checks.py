@@ -87,7 +87,7 @@ def checks(ctx: CheckContext) -> list[CheckResult]:
                                        for name in ("claims", "model", "structure"))
     data = task_data(ctx)
     model = model_mod.CvModel(data)
-    analysis = claims_mod.analyse(ctx.artifact or "", model)
+    analysis = claims_mod.analyse(ctx.artifact or "", model, ctx.written)
     summary = claims_mod.summary_for(model)
     by_check = claims_mod.grouped(analysis)
     results = [_claim_result(name, by_check[name], summary) for name in ENTRY_CHECKS]

@@ -52,6 +52,8 @@ _PATTERNS = [
     re.compile(rf"\b{_MON}\s+(?P<yy>0\d|[4-9]\d)\b(?![\d%]|[.,:]\d|\s*,?\s*(?:19|20)\d\d)", re.IGNORECASE),  # "Jan 05"
     re.compile(r"\b(?:mid|early|late)[\s-](?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),  # "mid-2008"
     re.compile(r"(?<!/)\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)\b(?![-/]\d)"),  # not "09/2015-05/2017"
+    # a changelog's version-style heading "[2020.03]" (never "$2020.03" or "2020.03%")
+    re.compile(r"(?<![\w.,$€£])(?P<y>(?:19|20)\d\d)\.(?P<m>0[1-9]|1[0-2])(?![\d%]|\.\d|\s*(?:%|per\s*cent|k\b))"),
     re.compile(r"(?<=\()['’](?P<yy>\d\d)(?=\))"),
     re.compile(  # "since '98"
         r"(?:(?<=since )|(?<=in )|(?<=from )|(?<=of )|(?<=bought )|(?<=opened )|(?<=held since )|(?<=buy ))"
@@ -156,6 +158,7 @@ _REFERENCES = re.compile(
     re.IGNORECASE,
 )
 _MONTH = _MON.replace("(?P<mon>", "(?:")
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:-[\w.]+)?(?![\w.%])")  # "[0.2.0]", "v1.4.2": a version
 # a day of a month with no year (a journal's "Sat 27 Feb", "Feb 27th"): a day, but no date to check
 _YEARLESS_DAY = re.compile(
     rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\w,]|\s*,?\s*\d)",
@@ -182,9 +185,10 @@ _WHEN_POSTED = re.compile(
 def name_spans(text: str) -> list[tuple[int, int]]:
     """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1"), of paragraph references
     ("para 4.1"), of days of a month with no year ("Sat 27 Feb"), of times of day ("at 21:09"), of a
-    telling's length ("the two-minute version") and of a post's age or a schedule ("2 days ago", "1-2
-    days a week"): neither dates nor figures."""
-    return [(m.start(), m.end()) for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY, _TIME_OF_DAY, _TELLING, _WHEN_POSTED)
+    telling's length ("the two-minute version"), of a post's age or a schedule ("2 days ago", "1-2
+    days a week") and of version numbers ("[0.2.0]"): neither dates nor figures."""
+    return [(m.start(), m.end())
+            for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY, _TIME_OF_DAY, _TELLING, _WHEN_POSTED, _VERSION)
             for m in rx.finditer(text)]
 
 

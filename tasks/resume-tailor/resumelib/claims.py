@@ -24,6 +24,7 @@ from typing import Any
 
 from autogen_pse.claims import mend
 
+from .changelog import as_markdown as changelog
 from .cv import degree_compatible, degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
 from .lexicon import find_numbers, number_supported
 from .model import CvModel, token_set
@@ -592,10 +593,12 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
 _HTML_TAG = re.compile(r"</?(?:details|summary|div|span|p|br|b|strong|em|i|sub|sup|small)\b[^<>]*>", re.I)
 
 
-def analyse(artifact: str, model: CvModel) -> Analysis:
+def analyse(artifact: str, model: CvModel, written: str = "") -> Analysis:
     """Every claim of ``artifact`` with its grounding, and the artifact's sections and entries. A CV
-    written as JSON Resume data is read as the Markdown CV it stands for, its lines mapped back."""
-    structured = as_markdown(artifact)
+    written as JSON Resume data (in JSON, YAML or TOML; ``written``: the document as written, when
+    ``artifact`` is its reading as Markdown) or as a changelog is read as the Markdown CV it stands
+    for, its lines mapped back."""
+    structured = (as_markdown(written) if written else None) or as_markdown(artifact) or changelog(artifact)
     if structured is not None:
         markdown, where = structured
         analysis = _analyse(markdown, model)

@@ -131,7 +131,8 @@ def as_markdown(text: str) -> tuple[str, dict[int, int]] | None:
             parts = (_text(e.get("studyType")), _text(e.get("area")))
             degree = _text(e.get("degree")) or " ".join(p for p in parts if p)
             year = (_text(e.get("endDate")) or _text(e.get("year")) or _text(e.get("startDate")))[:4]
-            add(f"- {degree}, {school}" + (f" ({year})" if year else ""), school)
+            anchor = degree if _line_of(lines, degree, cursor) else school  # the line the degree is on, if any
+            add(f"- {degree}, {school}" + (f" ({year})" if year else ""), anchor)
     certificates = [c for c in data.get("certificates") or data.get("certifications") or [] if isinstance(c, dict)]
     if certificates:
         add("")

@@ -1,0 +1,185 @@
+"""A CV written as TOML (fenced, or the file itself with a note under it) and as a "Keep a Changelog"
+CHANGELOG.md: each faithful sample passes the ledger and the task checks, and its twin with one fact
+changed fails.
+
+The samples come from the blind batch zr (tests/fixtures/claims/resume-tailor/zr).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autogen_pse.checking import Checker
+from autogen_pse.claims import Verifier
+from autogen_pse.claims.dataliterals import data_as_yaml
+from autogen_pse.claims.dates import find_dates, name_spans
+from tests.claims_support import assert_pair, check, failing
+
+CV_TOML = """\
+Tailored for the Tidewater Financial Staff Backend Engineer ad. I keep my CV as TOML, so here is the source.
+
+```toml
+# resume.toml — Elena Marsh
+
+[basics]
+name     = "Elena Marsh"
+label    = "Senior Backend Engineer"
+contact  = { email = "elena.marsh@example.com", github = "github.com/elena-marsh-example" }
+summary  = \"\"\"
+Backend engineer with 9 years of experience building payment and logistics \\
+platforms in Python and Go. Has led teams of up to 6 engineers.\\
+\"\"\"
+
+[[work]]
+name      = "Brightline Payments Ltd"
+position  = "Senior Backend Engineer"
+startDate = "2020-03"
+endDate   = ""  # present
+highlights = [
+  "Designed an idempotent payments API in Go handling 1,200 requests per second at peak.",
+  "Cut monthly cloud spend by 35% (~$420k/year) by consolidating PostgreSQL clusters.",
+]
+
+[[work]]
+name      = "Harbourside Logistics GmbH"
+position  = "Backend Engineer"
+startDate = "2017-06"
+endDate   = "2020-02"
+highlights = [
+  "Moved nightly batch jobs to Kafka streams, cutting data delays from 24 hours to 15 minutes.",
+]
+
+[[education]]
+institution = "University of Leeds"
+degree      = "MSc Computer Science"
+year        = 2015
+
+[skills]
+languages = { core = ["Python", "Go"], other = ["SQL"] }
+data      = { keywords = ["PostgreSQL", "Kafka"] }
+```
+"""
+
+
+def _failing_checks(checker: Checker, text: str) -> set[str]:
+    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
+
+
+def test_toml_is_read_as_yaml() -> None:
+    read = data_as_yaml(CV_TOML)
+    assert len(read) == len(CV_TOML) and read.count("\n") == CV_TOML.count("\n")
+    assert "work:" in read and "[[work]]" not in read  # an array of tables: a key
+    assert "position:    Senior Backend Engineer" in read  # "position = …": "position:"
+    assert " - Designed an idempotent payments API" in read  # a string alone on its line: an item
+    assert "github" not in read.replace("github.com", "")  # an inline table's keys are blanked
+    assert "logistics  \n" in read  # the backslash that continues a line is blanked
+    assert "# resume.toml" not in read  # a comment
+
+
+def test_a_bare_toml_file_with_a_note_under_it_is_read() -> None:
+    bare = CV_TOML.split("```toml\n")[1].replace("```\n", "---\n\nHappy to send a PDF instead.\n")
+    read = data_as_yaml(bare)
+    assert "work:" in read and "Happy to send a PDF instead." in read
+
+
+def test_a_toml_cv_passes(resume_checker: Checker) -> None:
+    report = check(resume_checker, CV_TOML, "cv.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert not _failing_checks(resume_checker, CV_TOML)
+    # its structure is read from the TOML itself: the sections are there
+    [sections] = [r for r in resume_checker.check(CV_TOML) if r.name == "sections"]
+    assert sections.unsupported == ["missing section Certifications"]  # the sample has none
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ('startDate = "2017-06"', 'startDate = "2016-06"'),
+    ("handling 1,200 requests", "handling 2,200 requests"),
+    ('degree      = "MSc Computer Science"', 'degree      = "PhD Computer Science"'),
+    ('other = ["SQL"]', 'other = ["SQL", "Rust"]'),
+    ('position  = "Backend Engineer"', 'position  = "Lead Backend Engineer"'),
+])
+def test_toml_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
+    assert good in CV_TOML
+    twin = CV_TOML.replace(good, bad)
+    assert check(resume_checker, twin, "cv.md").contradicted >= 1 or _failing_checks(resume_checker, twin)
+
+
+CHANGELOG = """\
+# Changelog — Elena Marsh
+
+All notable changes to this engineer will be documented in this file.
+
+The format is based on [Keep a Changelog](https://keepachangelog.com/en/1.1.0/),
+and this career adheres (loosely) to [Semantic Versioning](https://semver.org/spec/v2.0.0.html).
+
+Senior Backend Engineer · Manchester, UK
+
+## [Unreleased]
+
+Target: **Staff Backend Engineer, Payments Platform @ Tidewater Financial** (London, hybrid).
+
+## [2020.03] – Senior Backend Engineer @ Brightline Payments Ltd
+
+Mar 2020 – Present · Manchester, UK
+
+### Added
+- Idempotent payments API in Go, handling 1,200 requests per second at peak.
+
+### Changed
+- Migrated 14 Python services from a monolith to Kubernetes on AWS; deploy time went from 45 minutes to 6.
+
+### Fixed
+- Mentored a team of 6 engineers.
+
+## [2017.06] – Backend Engineer @ Harbourside Logistics GmbH
+
+Jun 2017 – Feb 2020 · Hamburg, Germany
+
+### Changed
+- Moved nightly batch jobs to Kafka streams: data delays from 24 hours to 15 minutes.
+
+## [0.2.0] – 2015 – MSc Computer Science @ University of Leeds
+
+## [0.1.0] – 2014 – BSc Mathematics @ University of York
+
+---
+
+### Dependencies (skills)
+- **Languages:** Python, Go, SQL
+- **Data:** PostgreSQL, Redis, Kafka
+
+[Unreleased]: https://github.com/elena-marsh-example/cv/compare/v2020.03...HEAD
+[0.1.0]: https://github.com/elena-marsh-example/cv/releases/tag/v0.1.0
+"""
+
+
+def test_a_changelog_cv_passes(resume_checker: Checker) -> None:
+    report = check(resume_checker, CHANGELOG, "CHANGELOG.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert not _failing_checks(resume_checker, CHANGELOG)
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ("## [2020.03] – Senior Backend Engineer @", "## [2020.03] – Staff Backend Engineer @"),
+    ("## [2017.06] – Backend", "## [2016.06] – Backend"),
+    ("– 2014 – BSc Mathematics @", "– 2014 – BSc Physics @"),
+    ("- **Data:** PostgreSQL, Redis, Kafka", "- **Data:** PostgreSQL, Redis, Kafka, Cassandra"),
+    ("Mentored a team of 6 engineers.", "Mentored a team of 9 engineers."),
+])
+def test_changelog_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
+    assert good in CHANGELOG
+    twin = CHANGELOG.replace(good, bad)
+    assert check(resume_checker, twin, "CHANGELOG.md").contradicted >= 1 or _failing_checks(resume_checker, twin)
+
+
+def test_version_headings_are_dates_and_versions_no_figures() -> None:
+    assert [d.value for d in find_dates("## [2020.03] – Senior Backend Engineer")] == ["2020-03"]
+    assert find_dates("paid $2020.03 in fees") == [] and find_dates("up 2020.03%") == []
+    text = "## [0.2.0] – 2015 – MSc, and v1.4.2 since"
+    spans = name_spans(text)
+    assert any(text[a:b] == "0.2.0" for a, b in spans) and any(text[a:b] == "v1.4.2" for a, b in spans)
+
+
+def test_one_team_of_six_is_a_team(resume_verifier: Verifier) -> None:
+    assert_pair(resume_verifier, "From mentoring one team of six to raising the bar on code review.",
+                "From mentoring one team of nine to raising the bar on code review.")
