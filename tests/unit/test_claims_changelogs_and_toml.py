@@ -183,3 +183,22 @@ def test_version_headings_are_dates_and_versions_no_figures() -> None:
 def test_one_team_of_six_is_a_team(resume_verifier: Verifier) -> None:
     assert_pair(resume_verifier, "From mentoring one team of six to raising the bar on code review.",
                 "From mentoring one team of nine to raising the bar on code review.")
+
+
+@pytest.mark.parametrize("text", [
+    "Rust, gRPC and Terraform would be a bonus.",  # the ad's wish, quoted in a recruiter's message
+    "Rust and gRPC, honestly no, not yet.",
+    "Free for a call most afternoons this week.",  # a quantifier, no ranking
+    "What I most enjoy is payments work.",
+    "🐙 github     ·",  # a link to her profile
+])
+def test_wishes_quantifiers_and_profile_links_claim_nothing(resume_verifier: Verifier, text: str) -> None:
+    from autogen_pse.claims import Status
+    from tests.claims_support import statuses
+
+    assert Status.CONTRADICTED not in statuses(resume_verifier, text)
+
+
+def test_a_first_role_label_is_ranked_by_the_record(resume_verifier: Verifier) -> None:
+    assert_pair(resume_verifier, "[^1]: First role: Copperleaf Studio, Leeds, September 2015.",
+                "[^1]: First role: Harbourside Logistics GmbH, Hamburg, June 2017.")

@@ -68,7 +68,8 @@ _ABSENT = re.compile(
     r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|\w*n['’]t\s+feature|"
     r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent|touch|mention|imply|list)|"
     r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?|partial(?:ly)?|"
-    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:on|in))\b|[✘✗❌]",
+    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:on|in)|"
+    r"(?:would\s+be|is|are)\s+(?:a\s+)?(?:bonus|plus)|no,?\s+not\s+yet)\b|[✘✗❌]",  # "Rust would be a bonus"
     re.IGNORECASE,
 )
 
@@ -78,6 +79,7 @@ _YEARS_COLUMN = re.compile(r"\W*(?:(?:≈|~|approx\.?)\s*(?:years|yrs)|(?:years|
                            re.I)
 
 _REACH = r"(?:📧|📞|✉️?|☎️?|\b(?:e-?mail|phone|tel|mobile)\b)"
+_PROFILE_MARK = re.compile(r"[🐙🔗🌐💼]\ufe0f?\s*$")  # "🐙 github": a link to her profile
 _CONTACT_LINE = re.compile(
     rf"{_REACH}[^·|\n]{{0,40}}[·|•][^\n]*(?:github|gitlab|linkedin)|(?:github|gitlab|linkedin)[^\n]*[·|•][^·|\n]{{0,40}}{_REACH}",
     re.IGNORECASE,
@@ -293,6 +295,7 @@ class Verifier(Relations, Statements):
             labelled = (is_label(text, m.start, m.end) or text[m.end : m.end + 3].lstrip("*_").startswith(":")
                         or bool(_PROFILE_KEY.search(text, 0, m.start))  # JSON Resume: "network": "GitHub"
                         or bool(_CONTACT_LINE.search(text))  # "📧 email · 🐙 github · 📞 +44 …": where to reach her
+                        or bool(_PROFILE_MARK.search(text, max(0, m.start - 4), m.start))
                         or (text[m.start - 1 : m.start] == "[" and bool(_LINK_TEXT_END.match(text, m.end))))
                         # "Code: [GitHub profile][gh]": the text of a link to a profile
             asked = text[lo:hi].rstrip(" *_)").endswith("?")  # "Any Rust or gRPC?": asked, not claimed
