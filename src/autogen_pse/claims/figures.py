@@ -291,7 +291,8 @@ class Figures(Binding, Derived, Counts):
             note += f"; {q.text} is {elsewhere[0].id}"
         status = Status.NONE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED  # a hypothesis claims nothing
         unnamed = entity is None and not mentions and _elliptical(text) and [
-            f for m in metrics for f in self.ev.facts if f.metric == m.name and f.entity and matches(q, f.value)]
+            f for m in metrics for f in self.ev.facts
+            if f.metric == m.name and f.entity and f.unit in compatible and matches(q, f.value)]
         if status is Status.CONTRADICTED and unnamed:  # "Gain about forty-six thousand one hundred.": a reply
             # about the holding just discussed, which the sentence does not name — true of one, not checkable
             return Finding(kind="figure", text=q.text, status=Status.NONE, evidence=[unnamed[0].id],

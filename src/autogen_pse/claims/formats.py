@@ -21,6 +21,7 @@ from .conversation import chat_messages, is_email_thread, speaker_labels, tool_i
 from .dataliterals import data_as_yaml
 from .markup import apparatus, edits
 from .orgmode import is_org, read_org
+from .psql import psql_as_text
 
 # ("<br>" is not one: Markdown table cells break their lines with it)
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|section|article|span|body|html)\b[^>]*>", re.I)
@@ -205,6 +206,8 @@ _FOOTNOTE = re.compile(
     r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+(?![ \t]*[=≈+−×-]))(?=[ \t\n.,;:)*|]|$)|\[\^\w+\](?!:)"
     r"|(?<=[\w%)])[ \t]\[\d{1,2}\](?=[ \t]*(?:[.,;]|$))"  # "… 1,200 requests per second at peak [1]"
     , re.M)
+# "🧵 1/8", "6/8 Same job: …": a thread's post number, not a figure (nor a date: the count follows the number)
+_POST_NUMBER = re.compile(r"^([ \t]*(?:🧵[ \t]*)?)([1-9]\d?/[1-9]\d?)(?=[ \t]+[^\d\s–—-])", re.M)
 _CHECKBOX = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)\[[ xX✓]\](?=[ \t])", re.M)
 _CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?", re.M)
 _QUOTE_MARK = re.compile(r"^([ \t]*)((?:>[ \t]?)+)", re.M)
@@ -267,17 +270,24 @@ def _plain_text_art(text: str) -> str:
     return _BOX.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def _post_number(m: re.Match[str]) -> str:
+    n, total = (int(x) for x in m.group(2).split("/"))
+    return m.group(1) + " " * len(m.group(2)) if n <= total else m.group(0)
+
+
 def tidy(text: str) -> str:
-    """JSON blocks and code blocks' data literals (:mod:`.dataliterals`), an agent trace's tool calls
+    """A psql session's queries and tables (:mod:`.psql`), JSON blocks and code blocks' data literals
+    (:mod:`.dataliterals`), an agent trace's tool calls
     and results (:mod:`.conversation`), blockquote marks, inline HTML tags and link targets in
     Markdown, other tools' markup (:mod:`.markup`: tracked changes, placeholders, references,
     citations, formulas, web furniture), reStructuredText directives and their options, AsciiDoc block
     attributes, words reported in quotes ('the draft says "…"'), a form's length limits, Japanese era
     years beside western ones, footnote markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"),
-    checkboxes ("- [x] …"), callout and toggle marks and property lines ("Role:: …") of notes apps,
+    checkboxes ("- [x] …"), a thread's post numbers ("🧵 1/8"), callout and toggle marks and property
+    lines ("Role:: …") of notes apps,
     page headers and footers of text pasted from a PDF — blanked or made plain,
     every line keeping its length."""
-    text = tool_io(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(text)))))
+    text = tool_io(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(psql_as_text(text))))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = edits(text)  # tracked changes, Markdown escapes, placeholders and template tags
@@ -290,6 +300,7 @@ def tidy(text: str) -> str:
     text = apparatus(text)  # references, citations, formulas, chart scales, a web page's furniture
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
+    text = _POST_NUMBER.sub(_post_number, text)
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
     text = _PROPERTY.sub(lambda m: m.group(1) + ": ", text)

@@ -331,7 +331,9 @@ class Relations(Ranks, Figures):
                 d.value[:4] in self.source_years or any(d.agrees(x.value) for x in self.ev.dates)
             ):
                 continue  # a date the sources state ("prices from 2000 to 2010"), of something the text does not name
-            finer = [x for x in ok if len(d.value) > len(x.value)]
+            # "2017-06-01" of "Jun 2017": a month stored as a date (its first day) says no more than the month
+            finer = [x for x in ok
+                     if len(d.value) > len(x.value) and not (len(x.value) == 7 and d.value.endswith("-01"))]
             if ok and len(finer) == len(ok):
                 x = finer[0]
                 out.append(

@@ -15,7 +15,7 @@ from .patterns import (
 from .state import VerifierState
 
 _QUANTIFIER = re.compile(r"most\s+[a-z]+[^su\s]s")  # "most afternoons", "most teams" (not "most serious")
-_PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)\s+$")  # "what I most enjoy"
+_PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+(?:am|are|is|was|were))?\s+$")
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 
@@ -125,8 +125,10 @@ class Statements(VerifierState):
         out = []
         for m in _SUPERLATIVE.finditer(text):
             phrase = " ".join(m.group(0).lower().split())
-            if _QUANTIFIER.fullmatch(phrase) or _PRONOUN_BEFORE.search(text, 0, m.start()):
-                continue  # "most afternoons", "what I most enjoy": how many, how much — no ranking
+            if _QUANTIFIER.fullmatch(phrase) or (
+                phrase.startswith("most ") and _PRONOUN_BEFORE.search(text, 0, m.start())
+            ):
+                continue  # "most afternoons", "what I most enjoy", "I'm most keen": how many, how much — no ranking
             if any(phrase in " ".join(s.text.lower().split()) for s in self.ev.sources):
                 continue
             out.append(

@@ -488,7 +488,13 @@ _LEAD_IN = re.compile(r"^(?:(?:currently|now|formerly|previously|recently|most|a
 
 def _prose_titles(model: CvModel, text: str, lineno: int, out: list[Claim]) -> None:
     """Job titles the prose says the candidate held: one of the CV's titles, and the named employer's
-    own (fewer words are fine: "Backend Engineer at Brightline" of "Senior Backend Engineer")."""
+    own (fewer words are fine: "Backend Engineer at Brightline" of "Senior Backend Engineer"). Each
+    sentence on its own: "I'm Elena, Senior Backend Engineer at Brightline. Applying for Staff …"."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", text)
+    if len(sentences) > 1:
+        for sentence in sentences:
+            _prose_titles(model, sentence, lineno, out)
+        return
     if _TARGET_ROLE.search(text):
         return
     target = norm_title(str(model.job.get("title") or "").split(",")[0])

@@ -1,8 +1,8 @@
-"""A CV written as TOML (fenced, or the file itself with a note under it) and as a "Keep a Changelog"
-CHANGELOG.md: each faithful sample passes the ledger and the task checks, and its twin with one fact
-changed fails.
+"""A CV written as TOML (fenced, or the file itself with a note under it), as a "Keep a Changelog"
+CHANGELOG.md, as a pasted psql session and as a job-hunt thread of numbered posts: each faithful
+sample passes the ledger and the task checks, and its twin with one fact changed fails.
 
-The samples come from the blind batch zr (tests/fixtures/claims/resume-tailor/zr).
+The samples come from the blind batches zr and zs (tests/fixtures/claims/resume-tailor/zr, zs).
 """
 
 from __future__ import annotations
@@ -202,3 +202,89 @@ def test_wishes_quantifiers_and_profile_links_claim_nothing(resume_verifier: Ver
 def test_a_first_role_label_is_ranked_by_the_record(resume_verifier: Verifier) -> None:
     assert_pair(resume_verifier, "[^1]: First role: Copperleaf Studio, Leeds, September 2015.",
                 "[^1]: First role: Harbourside Logistics GmbH, Hamburg, June 2017.")
+
+
+PSQL = """\
+Half joke, half real: this is how I keep my CV now. Tailored export for the Tidewater Financial role.
+
+```
+cv=# \\x on
+Expanded display is on.
+cv=# -- tidewater: most recent role first
+cv=# SELECT company, title, started, ended, highlights FROM experience ORDER BY started DESC LIMIT 1;
+-[ RECORD 1 ]+------------------------------------------------------------------------------
+company    | Brightline Payments Ltd
+title      | Senior Backend Engineer
+started    | 2020-03
+ended      |
+highlights | {"idempotent payments API in Go, 1200 req/s peak","deploy time 45 min -> 6 min"}
+
+cv=# \\x off
+Expanded display is off.
+cv=# SELECT company, title, started, ended FROM experience ORDER BY started DESC OFFSET 1;
+          company           |      title         |  started   |   ended
+----------------------------+--------------------+------------+------------
+ Harbourside Logistics GmbH | Backend Engineer   | 2017-06-01 | 2020-02-01
+ Copperleaf Studio          | Software Developer | 2015-09-01 | 2017-05-01
+(2 rows)
+
+cv=# SELECT category, skills FROM skills;
+    category    |            skills
+----------------+-------------------------------
+ languages      | {Python,Go,SQL,JavaScript}
+ data           | {PostgreSQL,Redis,Kafka}
+(2 rows)
+```
+"""
+
+
+def test_a_psql_session_is_read_as_its_results() -> None:
+    from autogen_pse.claims.formats import read_document
+
+    read = read_document(PSQL).text
+    assert len(read) == len(PSQL) and "SELECT" not in read and "Expanded display" not in read
+    assert "(2 rows)" not in read and "-- tidewater" not in read
+    assert "company:     Brightline Payments Ltd" in read and "record:" in read  # an expanded record: YAML
+    assert "----------------------------|--------------------|" in read  # a result's rule: a table's
+    assert "Python;Go;SQL;JavaScript" in read
+
+
+def test_a_psql_cv_passes(resume_checker: Checker) -> None:
+    report = check(resume_checker, PSQL, "cv.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)  # "2017-06-01" of "Jun 2017"
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ("1200 req/s peak", "1500 req/s peak"),
+    (" Harbourside Logistics GmbH | Backend Engineer   | 2017-06-01", " Harbourside Logistics GmbH | Backend Engineer   | 2016-06-01"),
+    ("{PostgreSQL,Redis,Kafka}", "{PostgreSQL,Redis,Kafka,Rust}"),
+])
+def test_psql_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
+    assert good in PSQL
+    assert check(resume_checker, PSQL.replace(good, bad), "cv.md").contradicted >= 1
+
+
+THREAD = """\
+1/3 🧵 job thread!! I'm Elena, Senior Backend Engineer at Brightline Payments in Manchester. 9 yrs shipping \
+backend services in Python + Go. Applying for Staff Backend Engineer at Tidewater Financial 👇 #hiring
+
+2/3 Same job: led 14 Python services from a monolith to k8s on AWS. Deploy time went from 45 min to 6 min.
+
+3/3 Degrees: MSc CS (Leeds, 2015), BSc Maths (York, 2014). DMs open 📬
+"""
+
+
+def test_a_job_hunt_thread_passes(resume_checker: Checker) -> None:
+    report = check(resume_checker, THREAD, "thread.md")
+    assert report.contradicted == 0, failing(report)
+    assert "Same" not in " ".join(failing(report))  # "2/3 Same job": a post's number, then its first word
+    assert not _failing_checks(resume_checker, THREAD)
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ("I'm Elena, Senior Backend Engineer at Brightline", "I'm Elena, Lead Backend Engineer at Brightline"),
+    ("from 45 min to 6 min", "from 45 min to 8 min"),
+])
+def test_job_hunt_thread_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
+    twin = THREAD.replace(good, bad)
+    assert check(resume_checker, twin, "thread.md").contradicted >= 1 or _failing_checks(resume_checker, twin)
