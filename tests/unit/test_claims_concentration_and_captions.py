@@ -213,3 +213,26 @@ def test_bought_back_then_is_no_buyback(portfolio_verifier: Verifier) -> None:
     assert Status.UNVERIFIABLE not in statuses(portfolio_verifier,
                                                "Microsoft: six hundred shares, bought back in January of 2000.")
     assert Status.UNVERIFIABLE in statuses(portfolio_verifier, "Microsoft bought back shares last year.")
+
+
+@pytest.mark.parametrize("text", [
+    "Could we buy more Google instead?",  # asked, not advised
+    "Why did the goose refuse to buy more Microsoft?",
+    "**olu** — Today at 18:06 and if we trim aapl to 30 what do we sell",  # a half-question; 30: the cap
+    '"My broker told me to buy Microsoft for the long term."',  # reported
+    "(Buying more Apple isn't allowed while it's overweight.)",  # written as forbidden, and it is
+])
+def test_questions_reports_and_denials_advise_nothing(portfolio_verifier: Verifier, text: str) -> None:
+    from autogen_pse.claims import Status
+    from tests.claims_support import statuses
+
+    assert Status.CONTRADICTED not in statuses(portfolio_verifier, text)
+
+
+@pytest.mark.parametrize(("faithful", "fabricated"), [
+    ("Why not trim Apple back under the cap?", "Why not buy more Google?"),  # a question that advises
+    ("We should trim Apple to 30%.", "We should trim Apple to 35%."),
+    ("Buying more Apple isn't allowed.", "Buying more IBM isn't allowed."),  # IBM may be bought
+])
+def test_advice_still_checked(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
+    assert_pair(portfolio_verifier, faithful, fabricated)

@@ -33,7 +33,9 @@ _RULE_BEFORE = re.compile(
     rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$|[≥≤]\s*[−-]?$|"
     r"\bexcess\s+(?:over|above|beyond)\s+(?:the\s+)?$"  # "the exact excess over 30 % is $17,607.87"
     r"|\b(?:exceed(?:s|ed|ing)?|breach(?:es|ed|ing)?)\s+(?:the\s+)?$"  # "(851 days) exceeds 730 days"
-    r"|\bback\s+(?:down\s+|under\s+)?(?:to|under|below)\s+(?:the\s+)?$",  # "sell 79 to get back down to 30%"
+    r"|\bback\s+(?:down\s+|under\s+)?(?:to|under|below)\s+(?:the\s+)?$"  # "sell 79 to get back down to 30%"
+    # "trim aapl to 30": the level a trim brings it to
+    r"|\b(?:trim|trimming|cut|cutting|reduce|reducing|bring|bringing)\s+(?:[\w'’]+\s+){1,2}?(?:down\s+)?to\s+$",
     re.I,
 )
 _RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)

@@ -29,9 +29,14 @@ _ANY_HOLDING_WITH = re.compile(
 )
 _CLAUSE_SEP = re.compile(r"[·•|;,]|\s[—–]\s")
 _DENIED = re.compile(  # "— not allowed", "is not permitted", "isn't allowed under the rules"
-    r"[^.;!?]{0,25}?\b(?:not|n['’]t|never)\s+(?:be\s+)?(?:allowed|permitted)\b|[^.;!?]{0,25}?\bnot an option\b",
+    r"[^.;!?]{0,25}?(?:\b(?:not|never)|n['’]t)\s+(?:be\s+)?(?:allowed|permitted)\b|[^.;!?]{0,25}?\bnot an option\b",
     re.IGNORECASE,
 )
+# "Could we buy more Google instead?", "if we trim aapl to 30 what do we sell": asked, not advised — but
+# "Why not add to IBM?" advises
+_ASKED = re.compile(r"\?\s*$|\bwhat\s+do\s+(?:we|i|you)\s+$", re.IGNORECASE)
+_ADVISING_QUESTION = re.compile(r"\b(?:why\s+not|how\s+about|what\s+about|shouldn['’]t|should\s+(?:we|you|i))\b", re.I)
+_REPORTED = re.compile(r"\btold\s+(?:me|us|him|her|them)\s+to\s+$", re.IGNORECASE)  # "my broker told me to buy …"
 _RANGE_ON = re.compile(r"\s*(?:–|-|—|to|until|through)\s*(?:\d|present|now|current|today)", re.IGNORECASE)
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
@@ -87,10 +92,15 @@ class Relations(Ranks, Figures):
             actions = self.action_of[_fold(m.group(0))]
             clause_before = _CLAUSE.split(text[max(0, m.start() - 40) : m.start()])[-1]
             after = text[m.end() : m.end() + 40]
-            if NEGATIONS.search(clause_before) or (
+            if (NEGATIONS.search(clause_before) and not re.search(r"\bwhy\s+not\s+$", clause_before, re.I)) or (
                 any(n.group(0).lower() not in ("rather than", "instead of") for n in NEGATIONS.finditer(after))
                 and not re.search(r"\b(?:allowed|permitted)\b", after)
             ):  # ("add to Google rather than sell": the purchase is what is advised)
+                continue
+            clause_end = re.search(r"[.;!?]|$", text[m.end() :])
+            asked = _ASKED.search(text[: m.end() + (clause_end.end() if clause_end else 0)]) or _ASKED.search(
+                text, 0, m.start())
+            if (asked and not _ADVISING_QUESTION.search(text, 0, m.start())) or _REPORTED.search(text, 0, m.start()):
                 continue
             if re.fullmatch(r"add(?:ing)?", m.group(0), re.IGNORECASE) and _SUMMED.search(text, m.end(), m.end() + 90):
                 continue  # "add Google and IBM and the top three come to 76.28 %": a sum, not a purchase
