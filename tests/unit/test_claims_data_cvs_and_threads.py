@@ -288,3 +288,8 @@ def test_a_job_hunt_thread_passes(resume_checker: Checker) -> None:
 def test_job_hunt_thread_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
     twin = THREAD.replace(good, bad)
     assert check(resume_checker, twin, "thread.md").contradicted >= 1 or _failing_checks(resume_checker, twin)
+
+
+def test_a_tellings_length_in_minutes_is_no_figure(resume_verifier: Verifier) -> None:
+    text = "**Tidewater – 2 min profile + 3 stories (phone screen)**"
+    assert any(text[a:b] == "2 min profile" for a, b in name_spans(text))

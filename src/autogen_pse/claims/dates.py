@@ -169,8 +169,9 @@ _YEARLESS_DAY = re.compile(
 # "Today at 21:09", "15:03 UTC": when a message was sent or a call made
 _TIME_OF_DAY = re.compile(r"(?<![\d:.,])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s*[ap]\.?m\.?)?(?![\d:%])", re.I)
 # "the two-minute version", "a 30-second pitch": how long the telling takes
-_TELLING = re.compile(
-    r"\b(?:\w+|\d+)[- ](?:minute|second)\s+(?:version|pitch|intro(?:duction)?|answer|overview|summary)\b", re.I
+_TELLING = re.compile(  # also "a 2 min profile + 3 stories"
+    r"\b(?:\w+|\d+)[- ](?:minute|min|second|sec)\s+(?:version|pitch|intro(?:duction)?|answer|overview|summary|"
+    r"profile|story|stories|walkthrough|spiel|read)\b", re.I
 )
 
 
