@@ -310,7 +310,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if phrase.lower() in ("zero", "one") and (
             not re.match(r"\s+(?:holding|position|stock|name|engineer|team|client|year|day|month)", text[m.end() :])
             or re.search(r"\b(?:any|each|every|no|a single)\s+$", text[max(0, m.start() - 10) : m.start()], re.I)
-            or re.match(r"\s+\w+\s+of\s+(?:\d|[a-z]+\b)", text[m.end() :], re.I)  # "one team of six": "a team"
+            or re.match(rf"\s+\w+\s+of\s+(?:\d|(?:{_NUMBER_WORD})\b)", text[m.end() :], re.I)  # "one team of six"
         ):
             continue  # "one" is mostly a pronoun: only a count before a counted noun
         read = words_value(phrase)
