@@ -1,10 +1,12 @@
-"""A video's subtitles (SRT), Mermaid charts in a review, and the whole portfolio's own measures said in
-passing ("you own five stocks but you're diversified like someone who owns three and a half"): each
-faithful sample passes with its facts read, and its twin with one fact changed fails.
+"""A video's subtitles (SRT), Mermaid charts in a review, a rebalancing job's log, a broker app's
+notification digest, and the whole portfolio's own measures said in passing ("you own five stocks
+but you're diversified like someone who owns three and a half"): each faithful sample passes with its
+facts read, and its twin with one fact changed fails.
 
-The samples come from the blind batch zr (tests/fixtures/claims/portfolio-review/zr: a finance
-YouTuber's captions, auto-generated and hand-corrected; a review with Mermaid pie, flowchart, Gantt
-and mind-map blocks) and from faithful reviews of earlier batches that used to fail (j, o, v, w, zc).
+The samples come from the blind batches zr and zs (tests/fixtures/claims/portfolio-review/zr, zs: a
+finance YouTuber's captions, auto-generated and hand-corrected; a review with Mermaid pie, flowchart,
+Gantt and mind-map blocks; logfmt and JSON-lines logs; app notification cards) and from faithful
+reviews of earlier batches that used to fail (j, o, v, w, zc).
 """
 
 from __future__ import annotations
@@ -236,3 +238,71 @@ def test_questions_reports_and_denials_advise_nothing(portfolio_verifier: Verifi
 ])
 def test_advice_still_checked(portfolio_verifier: Verifier, faithful: str, fabricated: str) -> None:
     assert_pair(portfolio_verifier, faithful, fabricated)
+
+
+REBALANCER_LOG = """\
+here's last night's run from rebal-nightly, looks right to me.
+
+```
+2010-03-01T22:00:03Z level=info msg="rules loaded" version=1 max_position_weight_pct=30.00 stop_loss_pct=-20.00 \
+long_held_loss_days=730 long_held_loss_pct=-10.00
+2010-03-01T22:00:06Z level=info msg="position evaluated" symbol=AAPL qty=250 close=223.02 weight_pct=43.85 pnl_pct=480.03
+2010-03-01T22:00:06Z level=warn msg="long-held loss" symbol=GOOG held_days=851 threshold_days=730 threshold_pct=-10.00
+2010-03-01T22:12:30Z level=debug msg="rule eval" symbol=MSFT rule=stop_loss value=-27.66 limit=-20.00 hit=true
+2010-03-01T22:00:07Z level=info msg="action decided" symbol=AAPL action=TRIM qty=79 est_value_usd=17607.87
+{"ts": "2010-03-01T22:00:08Z", "level": "info", "msg": "position evaluated", "symbol": "IBM", "pnl_pct": 72.70}
+```
+"""
+
+
+def test_a_log_is_read_line_by_line() -> None:
+    reading = read_document(REBALANCER_LOG)
+    assert "- position evaluated; symbol: AAPL; qty: 250; close: 223.02; weight pct: 43.85" in reading.text
+    assert "level" not in reading.text and "2010-03-01T22" not in reading.text  # the producer's fields
+    assert "- rule eval; symbol: MSFT; rule: stop_loss; -27.66; limit: -20.00; hit" in reading.text
+    assert "- position evaluated; symbol: IBM; pnl pct: 72.70" in reading.text  # a JSON line
+    at = reading.original(reading.text.index("IBM"))  # each field keeps its place: here, its key's
+    assert REBALANCER_LOG.rindex('"symbol"') <= at <= REBALANCER_LOG.rindex('"IBM"') + 5
+    at = reading.original(reading.text.index("43.85"))
+    assert REBALANCER_LOG.index("weight_pct=43.85") <= at <= REBALANCER_LOG.index("weight_pct=43.85") + 12
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ("weight_pct=43.85", "weight_pct=41.85"),
+    ('"pnl_pct": 72.70', '"pnl_pct": 241.97'),  # AMZN's gain on IBM
+    ("symbol=AAPL action=TRIM", "symbol=GOOG action=TRIM"),  # a trim of a holding that is not overweight
+    ('msg="rule eval" symbol=MSFT', 'msg="rule eval" symbol=ORCL'),  # a holding in no source
+])
+def test_logs_are_checked(portfolio_checker: Checker, good: str, bad: str) -> None:
+    report = check(portfolio_checker, REBALANCER_LOG)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert good in REBALANCER_LOG
+    assert check(portfolio_checker, REBALANCER_LOG.replace(good, bad)).contradicted >= 1
+
+
+APP_DIGEST = """\
+MY ALERTS — inbox export
+
+Mon 1 Mar, 18:05 🔔 Apple now 43.85% of your portfolio — above your 30% limit.
+Buying more Apple is blocked until it's back under.
+Tap to view · Snooze
+
+Mon 1 Mar, 18:06 ✅ IBM position checked — no rules triggered.
+Tap to view · Manage alerts
+
+ℹ️ About your rules: Cap 30% · Stop-loss −20% · Long-held loss: 730+ days and −10% or worse
+You can change which alerts you get in Settings › Notifications.
+"""
+
+
+def test_an_app_digest_passes(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, APP_DIGEST)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+
+
+@pytest.mark.parametrize(("good", "bad"), [
+    ("✅ IBM position checked", "✅ Intel Corp. position checked"),  # an organisation, at a sentence's start
+    ("Buying more Apple is blocked", "Buying more IBM is blocked"),  # IBM may be bought
+])
+def test_app_digest_twins_fail(portfolio_checker: Checker, good: str, bad: str) -> None:
+    assert check(portfolio_checker, APP_DIGEST.replace(good, bad)).contradicted >= 1

@@ -20,7 +20,8 @@ from .patterns import _INITIAL
 _TICKER_CONTEXT = re.compile(
     r"(?:\$(?P<a>[A-Z]{2,5})\b|\((?P<b>[A-Z]{2,5})\)|\b(?P<c>[A-Z]{2,5})\s+(?:shares|stock|stake|position|holding)\b"
     r"|\b(?:position|stake|holding|shares|exposure)\s+(?:in|of|to)\s+(?P<d>[A-Z]{2,5})\b"
-    r"|\b(?:buy|buying|add|adding|sell|selling|trim|trimming|into|rotate into|switch into)\s+(?P<e>[A-Z]{2,5})\b)"
+    r"|\b(?:buy|buying|add|adding|sell|selling|trim|trimming|into|rotate into|switch into)\s+(?P<e>[A-Z]{2,5})\b"
+    r"|\b(?:symbol|ticker|sym)\s*[:=]\s*(?P<f>[A-Z]{2,5})\b)"  # "symbol: ORCL", a log's or a table's field
 )
 # "Villaseñor", "Andrés": accented letters are part of a name (not "Ia" of "IaC")
 _NAME_WORD = r"(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ0-9]+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ0-9]+)*(?![A-Za-zÀ-ÖØ-öø-ÿ])|[A-Z][A-Z0-9]+\b)"
@@ -228,7 +229,7 @@ def unknown_names(
 
     for m in _TICKER_CONTEXT.finditer(text):
         sym = next(g for g in m.groups() if g)
-        s = m.start(sym and next(k for k in "abcde" if m.group(k)))
+        s = m.start(sym and next(k for k in "abcdef" if m.group(k)))
         if is_abbreviation(sym) or catalogue.knows(sym) or sym.lower() in known or not free(s, s + len(sym)) \
                 or is_initialism(text, s, s + len(sym)):
             continue
@@ -263,7 +264,7 @@ def unknown_names(
                     and (before2 == "[[" or (re.fullmatch(r"[A-Z]{2,5}", m.group(0)) and not before2.endswith("["))))
         ticker_like = re.fullmatch(r"[A-Z]{2,5}", m.group(0)) is not None and (
             lead or re.match(r"\*\*|__|:", text[m.end() :]) is not None)
-        if at_start and not ticker_like and not lead and not _ORG_SUFFIX.search(text[m.end() : m.end() + 8]):
+        if at_start and not ticker_like and not lead and not _ORG_SUFFIX.search(text[m.start() : m.end() + 8]):
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
         name = " ".join(words)
         if not words or catalogue.knows(name) or all(catalogue.knows(w) for w in words):

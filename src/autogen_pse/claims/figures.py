@@ -30,7 +30,8 @@ from .quantities import Quantity, as_percent, matches
 
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
 _RULE_BEFORE = re.compile(
-    rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$|[≥≤]\s*[−-]?$|"
+    rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:pct|percent|days?|d)\W{{1,3}})?(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$"
+    r"|[≥≤]\s*[−-]?$|"  # "threshold pct: -10.00" (a log's field)
     r"\bexcess\s+(?:over|above|beyond)\s+(?:the\s+)?$"  # "the exact excess over 30 % is $17,607.87"
     r"|\b(?:exceed(?:s|ed|ing)?|breach(?:es|ed|ing)?)\s+(?:the\s+)?$"  # "(851 days) exceeds 730 days"
     r"|\bback\s+(?:down\s+|under\s+)?(?:to|under|below)\s+(?:the\s+)?$"  # "sell 79 to get back down to 30%"

@@ -133,6 +133,13 @@ def _subtitles(text: str) -> Reading | None:
     return read_subtitles(text) if is_subtitles(text) else None
 
 
+def _logs(text: str) -> Reading | None:
+    """A program's log lines (logfmt, JSON lines) read as list items."""
+    from .logs import is_log, read_logs
+
+    return read_logs(text) if is_log(text) else None
+
+
 def read_document(text: str) -> Reading:
     """The document as Markdown, with the map back to it (see the module docstring)."""
     columns = _two_columns(text)
@@ -144,6 +151,8 @@ def read_document(text: str) -> Reading:
         reading = xml
     elif (captions := _subtitles(text)) is not None:
         reading = captions
+    elif (log := _logs(text)) is not None:
+        reading = log
     elif is_latex(text):
         from .latex import read_latex  # pylatexenc: only for LaTeX documents
 

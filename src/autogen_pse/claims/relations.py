@@ -28,10 +28,13 @@ _ANY_HOLDING_WITH = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_SEP = re.compile(r"[·•|;,]|\s[—–]\s")
-_DENIED = re.compile(  # "— not allowed", "is not permitted", "isn't allowed under the rules"
-    r"[^.;!?]{0,25}?(?:\b(?:not|never)|n['’]t)\s+(?:be\s+)?(?:allowed|permitted)\b|[^.;!?]{0,25}?\bnot an option\b",
+_DENIED = re.compile(  # "— not allowed", "is not permitted", "isn't allowed under the rules", "is blocked"
+    r"[^.;!?]{0,25}?(?:\b(?:not|never)|n['’]t)\s+(?:be\s+)?(?:allowed|permitted)\b|[^.;!?]{0,25}?\bnot an option\b"
+    r"|[^.;!?]{0,25}?\b(?:is|are|stays?|remains?)\s+(?:blocked|prohibited|forbidden|barred|off the table)\b",
     re.IGNORECASE,
 )
+# a rule's own parameter, not a holding's flag: "Long-held loss: 730+ days", "stop loss pct: -20.00"
+_RULE_PARAMETER = re.compile(r"\s*(?:days|pct|percent|threshold)?\s*[:=]?\s*[≥>]?\s*[-−]?\d", re.IGNORECASE)
 # "Could we buy more Google instead?", "if we trim aapl to 30 what do we sell": asked, not advised — but
 # "Why not add to IBM?" advises
 _ASKED = re.compile(r"\?\s*$|\bwhat\s+do\s+(?:we|i|you)\s+$", re.IGNORECASE)
@@ -237,6 +240,7 @@ class Relations(Ranks, Figures):
                         re.search(r"\b(?:level|rule|threshold|limit|line|cap)s?\b", text[m.end() : m.end() + 12])
                         and not re.search(r"\b(?:hit|breach|trigger|past|through|below|beyond|crossed|tripped)", clause)
                     )
+                    or _RULE_PARAMETER.match(text, m.end())  # "Long-held loss: 730+ days", "long held loss days: 730"
                 ):
                     continue
                 negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))

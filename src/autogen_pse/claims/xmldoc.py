@@ -100,19 +100,19 @@ def _parse(xml: str, base: int) -> _Node | None:
     return top[0] if len(top) == 1 else None
 
 
-def _words(name: str) -> str:
+def key_words(name: str) -> str:
     """ "weightPct" → "weight pct", "market-value" → "market value", "ns2:line" → "line"."""
     name = name.rsplit(":", 1)[-1]
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("-", " ").replace("_", " ").lower()
 
 
-def _pair(key: str, value: str) -> str:
+def key_value(key: str, value: str) -> str:
     """ "weightPct", "43.85" → "weight pct: 43.85"; a flag's yes or no → "overweight", "no stop loss"."""
     if value.strip().lower() in _YES:
-        return _words(key)
+        return key_words(key)
     if value.strip().lower() in _NO:
-        return f"no {_words(key)}"
-    return f"{_words(key)}: {value}"
+        return f"no {key_words(key)}"
+    return f"{key_words(key)}: {value}"
 
 
 def _render(node: _Node, depth: int, out: Builder) -> None:
@@ -120,18 +120,18 @@ def _render(node: _Node, depth: int, out: Builder) -> None:
     text = " ".join("".join(t for t, _ in node.text).split())
     text_pos = next((p for t, p in node.text if t.strip()), node.pos)
     attrs = [(k, v) for k, v in node.attrs if v.strip() and not _METADATA.search(k)]
-    pairs = [_pair(k, v) for k, v in attrs]
-    named = next((i for i, (k, _v) in enumerate(attrs) if _words(k) in _NAMING), None)
+    pairs = [key_value(k, v) for k, v in attrs]
+    named = next((i for i, (k, _v) in enumerate(attrs) if key_words(k) in _NAMING), None)
     prose = "\n" in "".join(t for t, _ in node.text).strip()  # a CDATA block, a commentary over lines
     if named is not None:  # "- symbol: AAPL; weight pct: 43.85": names the item and what is under it
         first = pairs.pop(named)
         line = f"{indent}- {'; '.join([first, *pairs])}"
         if text and not prose:
-            line += f"; {_words(node.tag)}: {text}"
+            line += f"; {key_words(node.tag)}: {text}"
     elif text and not prose and not node.children:
-        line = f"{indent}{_words(node.tag)}: {'; '.join([text, *pairs])}"
+        line = f"{indent}{key_words(node.tag)}: {'; '.join([text, *pairs])}"
     else:
-        line = f"{indent}{_words(node.tag)}:"
+        line = f"{indent}{key_words(node.tag)}:"
         if pairs:
             out.emit(line + "\n", node.pos)
             line = f"{indent}  {'; '.join(pairs)}"
