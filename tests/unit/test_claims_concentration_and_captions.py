@@ -292,6 +292,11 @@ Tap to view · Manage alerts
 
 ℹ️ About your rules: Cap 30% · Stop-loss −20% · Long-held loss: 730+ days and −10% or worse
 You can change which alerts you get in Settings › Notifications.
+
+🗓️ Week to Mon 1 Mar
+Value      $127,157.10
+Paid       $75,890.50
+Gain       +$51,266.60 ↑ 67.55%
 """
 
 
@@ -303,6 +308,7 @@ def test_an_app_digest_passes(portfolio_checker: Checker) -> None:
 @pytest.mark.parametrize(("good", "bad"), [
     ("✅ IBM position checked", "✅ Intel Corp. position checked"),  # an organisation, at a sentence's start
     ("Buying more Apple is blocked", "Buying more IBM is blocked"),  # IBM may be bought
+    ("Paid       $75,890.50", "Paid       $78,890.50"),  # a card of figures: each line its own claim
 ])
 def test_app_digest_twins_fail(portfolio_checker: Checker, good: str, bad: str) -> None:
     assert check(portfolio_checker, APP_DIGEST.replace(good, bad)).contradicted >= 1

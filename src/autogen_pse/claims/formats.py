@@ -222,6 +222,8 @@ _CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?", re.M)
 _QUOTE_MARK = re.compile(r"^([ \t]*)((?:>[ \t]?)+)", re.M)
 _TOGGLE = re.compile(r"^([ \t]*)[▸▾►▶](?=[ \t])", re.M)
 _PROPERTY = re.compile(r"^([ \t]*[\w ]{2,30})::(?=[ \t])", re.M)
+# a card of figures: "Value      $127,157.10" / "Paid       $75,890.50" — one label, one gap, one figure a line
+_LABEL_FIGURE = re.compile(r"([A-Za-z][\w&/%.'-]*(?: [\w&/%.'-]+){0,3})( {3,})([$€£+\-−~≈▲▼↑↓]{0,2}\s?\d(?:(?! {2}).)*)")
 _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a header or footer line
     r"^[ \t]*[^\n\d]{0,40}\bPage[ \t]+\d+[ \t]*(?:of|/)[ \t]*\d+\b[^\n\d]{0,40}$"
     r"|^[ \t]*[-—–]?[ \t]*\d+[ \t]*(?:of|/)[ \t]*\d+[ \t]*[-—–]?[ \t]*$",
@@ -284,6 +286,25 @@ def _post_number(m: re.Match[str]) -> str:
     return m.group(1) + " " * len(m.group(2)) if n <= total else m.group(0)
 
 
+def _figure_cards(text: str) -> str:
+    """Three lines or more in a row of a label, a gap and a figure ("Paid       $75,890.50") read as list
+    items ("- Paid:    $75,890.50"): each its own claim, not one sentence of labels and figures."""
+    lines = text.split("\n")
+    cards = [_LABEL_FIGURE.fullmatch(line) for line in lines]
+    out, k = [], 0
+    while k < len(lines):
+        run = k
+        while run < len(lines) and cards[run]:
+            run += 1
+        if run - k >= 3:
+            out += [f"- {m.group(1)}:{' ' * (len(m.group(2)) - 3)}{m.group(3)}" for m in cards[k:run] if m]
+            k = run
+        else:
+            out.append(lines[k])
+            k += 1
+    return "\n".join(out)
+
+
 def tidy(text: str) -> str:
     """A psql session's queries and tables (:mod:`.psql`), JSON blocks and code blocks' data literals
     (:mod:`.dataliterals`), an agent trace's tool calls
@@ -293,7 +314,7 @@ def tidy(text: str) -> str:
     attributes, words reported in quotes ('the draft says "…"'), a form's length limits, Japanese era
     years beside western ones, footnote markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"),
     checkboxes ("- [x] …"), a thread's post numbers ("🧵 1/8"), callout and toggle marks and property
-    lines ("Role:: …") of notes apps,
+    lines ("Role:: …") of notes apps, cards of figures ("Paid       $75,890.50"),
     page headers and footers of text pasted from a PDF — blanked or made plain,
     every line keeping its length."""
     text = tool_io(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(psql_as_text(text))))))
@@ -313,6 +334,7 @@ def tidy(text: str) -> str:
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
     text = _PROPERTY.sub(lambda m: m.group(1) + ": ", text)
+    text = _figure_cards(text)
     if not is_email_thread(text):  # "> - Apple: …" is a bullet; an e-mail's quotes stay quotes
         text = _QUOTE_MARK.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     return _PAGE_LINE.sub(lambda m: " " * len(m.group(0)), text)
