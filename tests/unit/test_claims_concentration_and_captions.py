@@ -312,3 +312,10 @@ def test_an_app_digest_passes(portfolio_checker: Checker) -> None:
 ])
 def test_app_digest_twins_fail(portfolio_checker: Checker, good: str, bad: str) -> None:
     assert check(portfolio_checker, APP_DIGEST.replace(good, bad)).contradicted >= 1
+
+
+def test_a_buyback_in_a_month_is_still_a_buyback(portfolio_verifier: Verifier) -> None:
+    from autogen_pse.claims import Status
+    from tests.claims_support import statuses
+
+    assert Status.UNVERIFIABLE in statuses(portfolio_verifier, "Google's board approved a share buyback in February.")
