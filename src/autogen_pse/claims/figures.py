@@ -386,8 +386,8 @@ class Figures(Binding, Derived, Counts):
             if not mine or not theirs or other is None or other.start > 0:
                 return Finding(kind="duration", text=q.text, status=Status.NONE, note=f"{q.text}: a difference")
             gap = abs(mine[0].years - theirs[0].years)
-            ok = matches(scaled, gap) or completed_years(scaled, gap)
-            return checked("duration", q.text, ok, [mine[0].id, theirs[0].id],
+            agrees = matches(scaled, gap) or completed_years(scaled, gap)
+            return checked("duration", q.text, agrees, [mine[0].id, theirs[0].id],
                            f"{mine[0].id} − {theirs[0].id} = {round(gap, 1)} years")
         ok = [
             d

@@ -223,7 +223,9 @@ _QUOTE_MARK = re.compile(r"^([ \t]*)((?:>[ \t]?)+)", re.M)
 _TOGGLE = re.compile(r"^([ \t]*)[▸▾►▶](?=[ \t])", re.M)
 _PROPERTY = re.compile(r"^([ \t]*[\w ]{2,30})::(?=[ \t])", re.M)
 # a card of figures: "Value      $127,157.10" / "Paid       $75,890.50" — one label, one gap, one figure a line
-_LABEL_FIGURE = re.compile(r"([A-Za-z][\w&/%.'-]*(?: [\w&/%.'-]+){0,3})( {3,})([$€£+\-−~≈▲▼↑↓]{0,2}\s?\d(?:(?! {2}).)*)")
+_LABEL_FIGURE = re.compile(
+    r"([A-Za-z][\w&/%.'-]*(?: [\w&/%.'-]+){0,3})( {3,})([$€£+\-−~≈▲▼↑↓]{0,2}\s?\d(?:(?! {2}).)*)"
+)
 _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a header or footer line
     r"^[ \t]*[^\n\d]{0,40}\bPage[ \t]+\d+[ \t]*(?:of|/)[ \t]*\d+\b[^\n\d]{0,40}$"
     r"|^[ \t]*[-—–]?[ \t]*\d+[ \t]*(?:of|/)[ \t]*\d+[ \t]*[-—–]?[ \t]*$",

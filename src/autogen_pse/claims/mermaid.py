@@ -41,7 +41,8 @@ _GANTT_TASK = re.compile(  # "IBM :done, ibm, 2006-07-01, …": the task's name,
 
 def mermaid_as_text(body: str) -> str:
     """``body`` of a Mermaid block read as text (see the module docstring); the same length."""
-    kind = (_DIAGRAM.match(body).group(1) if _DIAGRAM.match(body) else "").lower()
+    diagram = _DIAGRAM.match(body)
+    kind = diagram.group(1).lower() if diagram else ""
     text = _BREAK.sub(lambda m: ";" + " " * (len(m.group(0)) - 1), body)
     text = _KEYWORD_LINE.sub(lambda m: " " * len(m.group(0)), text)
     if kind == "gantt":

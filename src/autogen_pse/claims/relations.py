@@ -89,8 +89,8 @@ class Relations(Ranks, Figures):
                 )
             text = row.get("reason", "")
             mentions, scope = self.catalogue.find(text), [named[0].entity] if named else scope
-        verbs_from = next(self.action_any.finditer(text), None) if self.action_any else None
-        verbs_from = verbs_from.start() if verbs_from else len(text)  # where the first action word is
+        first_verb = self.action_any.search(text) if self.action_any else None
+        verbs_from = first_verb.start() if first_verb else len(text)  # where the first action word is
         for m in self.action_any.finditer(text) if self.action_any else []:
             actions = self.action_of[_fold(m.group(0))]
             clause_before = _CLAUSE.split(text[max(0, m.start() - 40) : m.start()])[-1]
