@@ -17,7 +17,7 @@ import json
 import re
 
 from .formats import Builder, Reading
-from .xmldoc import key_value, key_words
+from .xmldoc import NAMING_KEYS, key_value, key_words
 
 _PAIR = re.compile(r"""(?<![\w.])([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']*)""")
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?")
@@ -30,7 +30,6 @@ _PRODUCER = re.compile(
 )
 _MESSAGE = ("msg", "message", "event", "text")
 _BARE = re.compile(r"(?:est(?:imated)?_)?(?:value|val|amount|result)(?:_(?:usd|eur|gbp))?", re.IGNORECASE)
-_NAMING = ("symbol", "sym", "ticker", "name", "holding", "company", "employer")
 
 
 Field = tuple[str, str, int]  # key, value, where the field starts in its line
@@ -90,7 +89,7 @@ def _item(line: str, fields: list[Field]) -> list[tuple[str, int]]:
         message = (" ".join(words.split()), free.find(words)) if words else None
     kept = [(k, v, at) for k, v, at in fields
             if k.lower() not in _MESSAGE and not _PRODUCER.match(k) and v.strip() and not _TIMESTAMP.fullmatch(v)]
-    named = next(((k, v, at) for k, v, at in kept if key_words(k) in _NAMING), None)
+    named = next(((k, v, at) for k, v, at in kept if key_words(k) in NAMING_KEYS), None)
     rest = [field for field in kept if field != named]
     # "value=43.85" beside "rule=max_position": a figure whose field does not say what it measures
     pieces = [(v if _BARE.fullmatch(k) else key_value(k, v), at) for k, v, at in ([named] if named else []) + rest]

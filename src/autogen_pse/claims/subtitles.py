@@ -40,6 +40,7 @@ def read_subtitles(text: str) -> Reading:
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
     cues: list[list[tuple[str, int]]] = []  # each cue's spoken lines with their positions
+    cue_at: list[int] = []  # where each cue starts (its timecode)
     in_note = False
     for k, line in enumerate(lines):
         stripped = line.strip()
@@ -51,11 +52,13 @@ def read_subtitles(text: str) -> Reading:
             continue
         if _TIMECODE.match(line):
             cues.append([])
+            cue_at.append(starts[k])
             continue
         if _CUE_NUMBER.fullmatch(line) and k + 1 < len(lines) and _TIMECODE.match(lines[k + 1]):
             continue
         if not cues:
             cues.append([])  # text before the first cue: a title, a note
+            cue_at.append(starts[k])
         spoken = _NON_SPEECH.sub(lambda m: " " * len(m.group(0)), line)
         if spoken.strip():
             lead = len(spoken) - len(spoken.lstrip())
@@ -64,9 +67,9 @@ def read_subtitles(text: str) -> Reading:
     punctuated = sum(bool(_SENTENCE_END.search(s)) for s in spoken_lines) >= 0.25 * len(spoken_lines)
     out = Builder()
     runs_on = False
-    for cue in cues:
+    for cue, at_cue in zip(cues, cue_at, strict=True):
         if not cue:
-            out.block(0)  # a cue of sound only ("[Music]"): a pause
+            out.block(at_cue)  # a cue of sound only ("[Music]"): a pause
             continue
         if not punctuated and not runs_on:
             out.block(cue[0][1])

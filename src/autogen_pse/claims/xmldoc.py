@@ -24,7 +24,7 @@ _FENCE = re.compile(r"^[ \t]*```[ \t]*xml[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M |
 # who or what produced the file ("generatedBy", "producer", "reportId", "xmlns:xsi"): no claim of the review
 _METADATA = re.compile(r"^(?:xmlns|xsi)|schema|version|generat|producer|^tool|export|author|encoding|(?:^|[a-z])I[dD]$"
                        r"|^id$|^ref$", re.I)
-_NAMING = ("symbol", "sym", "ticker", "name", "company", "employer", "organisation", "organization", "holding",
+NAMING_KEYS = ("symbol", "sym", "ticker", "name", "company", "employer", "organisation", "organization", "holding",
            "school")
 _YES, _NO = ("yes", "y", "true"), ("no", "n", "false")
 
@@ -121,7 +121,7 @@ def _render(node: _Node, depth: int, out: Builder) -> None:
     text_pos = next((p for t, p in node.text if t.strip()), node.pos)
     attrs = [(k, v) for k, v in node.attrs if v.strip() and not _METADATA.search(k)]
     pairs = [key_value(k, v) for k, v in attrs]
-    named = next((i for i, (k, _v) in enumerate(attrs) if key_words(k) in _NAMING), None)
+    named = next((i for i, (k, _v) in enumerate(attrs) if key_words(k) in NAMING_KEYS), None)
     prose = "\n" in "".join(t for t, _ in node.text).strip()  # a CDATA block, a commentary over lines
     if named is not None:  # "- symbol: AAPL; weight pct: 43.85": names the item and what is under it
         first = pairs.pop(named)
