@@ -33,13 +33,13 @@ _TOML_END = re.compile(r"^(?:---+|\*\*\*+|```)[ \t]*$", re.M)  # a Markdown note
 
 def data_as_yaml(text: str) -> str:
     """``text`` with its fenced JSON blocks, code blocks' data literals and TOML read as YAML (see above)."""
-    end = toml_file_end(text)
+    end = _toml_file_end(text)
     if end:
         return _toml_as_yaml(text[:end]) + text[end:]
     return _FENCE.sub(_read_fence, text)
 
 
-def toml_file_end(text: str) -> int:
+def _toml_file_end(text: str) -> int:
     """The end of a TOML file that is the document itself (a Markdown note may follow it), else 0."""
     end = next((m.start() for m in _TOML_END.finditer(text)), len(text))
     if not _TOML_TABLE.search(text, 0, end):

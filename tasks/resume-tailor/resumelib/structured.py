@@ -14,10 +14,9 @@ import re
 import tomllib
 from typing import Any
 
-from autogen_pse.claims.dataliterals import toml_file_end
-
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})[^\n]*\n(.*?)^\s*\1\s*$", re.MULTILINE | re.DOTALL)
 _START = re.compile(r"^(?:basics|work|experience)\s*:", re.MULTILINE)
+_NOTE_UNDER = re.compile(r"^(?:---+|\*\*\*+)[ \t]*$", re.MULTILINE)  # a Markdown note under a TOML file
 
 
 def _parse(body: str) -> Any:
@@ -47,9 +46,9 @@ def _load(text: str) -> dict[str, Any] | None:
     if start:
         candidates.append(text[start.start() :])
     candidates.append(text)
-    end = toml_file_end(text)  # a TOML file with a Markdown note under it
-    if end:
-        candidates.append(text[:end])
+    rule = _NOTE_UNDER.search(text)  # a TOML file with a Markdown note under it
+    if rule:
+        candidates.append(text[: rule.start()])
     for body in candidates:
         data = _parse(body)
         if isinstance(data, dict) and isinstance(data.get("work") or data.get("experience"), list):
