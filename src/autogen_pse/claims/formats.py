@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from ..hooks import CheckResult
+from .cards import figure_cards, post_numbers
 from .conversation import chat_messages, is_email_thread, speaker_labels, tool_io
 from .dataliterals import data_as_yaml
 from .markup import apparatus, edits
@@ -119,25 +120,16 @@ def is_latex(text: str) -> bool:
     return "\\documentclass" in text or len(_LATEX.findall(text)) >= 3
 
 
-def _xml(text: str) -> Reading | None:
-    """An XML export (or Markdown with a fenced XML block) read as YAML-like lines, if it parses."""
+def _data(text: str) -> Reading | None:
+    """An XML export (or a fenced XML block) read as YAML-like lines, if it parses; subtitles (SRT,
+    WebVTT) as their transcript; a program's log as list items (each module imported only for its kind)."""
+    from .logs import is_log, read_logs
+    from .subtitles import is_subtitles, read_subtitles
     from .xmldoc import is_xml, read_xml  # expat: only for XML
 
-    return read_xml(text) if is_xml(text) else None
-
-
-def _subtitles(text: str) -> Reading | None:
-    """An SRT or WebVTT file read as its transcript."""
-    from .subtitles import is_subtitles, read_subtitles
-
-    return read_subtitles(text) if is_subtitles(text) else None
-
-
-def _logs(text: str) -> Reading | None:
-    """A program's log lines (logfmt, JSON lines) read as list items."""
-    from .logs import is_log, read_logs
-
-    return read_logs(text) if is_log(text) else None
+    if is_xml(text) and (xml := read_xml(text)) is not None:
+        return xml
+    return read_subtitles(text) if is_subtitles(text) else read_logs(text) if is_log(text) else None
 
 
 def read_document(text: str) -> Reading:
@@ -147,12 +139,8 @@ def read_document(text: str) -> Reading:
         return Reading(tidy(columns.text), columns.pieces)
     if is_html(text):
         reading = _Html(text).read()
-    elif (xml := _xml(text)) is not None:
-        reading = xml
-    elif (captions := _subtitles(text)) is not None:
-        reading = captions
-    elif (log := _logs(text)) is not None:
-        reading = log
+    elif (data := _data(text)) is not None:
+        reading = data
     elif is_latex(text):
         from .latex import read_latex  # pylatexenc: only for LaTeX documents
 
@@ -215,17 +203,11 @@ _FOOTNOTE = re.compile(
     r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+(?![ \t]*[=≈+−×-]))(?=[ \t\n.,;:)*|]|$)|\[\^\w+\](?!:)"
     r"|(?<=[\w%)])[ \t]\[\d{1,2}\](?=[ \t]*(?:[.,;]|$))"  # "… 1,200 requests per second at peak [1]"
     , re.M)
-# "🧵 1/8", "6/8 Same job: …": a thread's post number, not a figure (nor a date: the count follows the number)
-_POST_NUMBER = re.compile(r"^([ \t]*(?:🧵[ \t]*)?)([1-9]\d?/[1-9]\d?)(?=[ \t]+[^\d\s–—-])", re.M)
 _CHECKBOX = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)\[[ xX✓]\](?=[ \t])", re.M)
 _CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?", re.M)
 _QUOTE_MARK = re.compile(r"^([ \t]*)((?:>[ \t]?)+)", re.M)
 _TOGGLE = re.compile(r"^([ \t]*)[▸▾►▶](?=[ \t])", re.M)
 _PROPERTY = re.compile(r"^([ \t]*[\w ]{2,30})::(?=[ \t])", re.M)
-# a card of figures: "Value      $127,157.10" / "Paid       $75,890.50" — one label, one gap, one figure a line
-_LABEL_FIGURE = re.compile(
-    r"([A-Za-z][\w&/%.'-]*(?: [\w&/%.'-]+){0,3})( {3,})([$€£+\-−~≈▲▼↑↓]{0,2}\s?\d(?:(?! {2}).)*)"
-)
 _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a header or footer line
     r"^[ \t]*[^\n\d]{0,40}\bPage[ \t]+\d+[ \t]*(?:of|/)[ \t]*\d+\b[^\n\d]{0,40}$"
     r"|^[ \t]*[-—–]?[ \t]*\d+[ \t]*(?:of|/)[ \t]*\d+[ \t]*[-—–]?[ \t]*$",
@@ -283,30 +265,6 @@ def _plain_text_art(text: str) -> str:
     return _BOX.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def _post_number(m: re.Match[str]) -> str:
-    n, total = (int(x) for x in m.group(2).split("/"))
-    return m.group(1) + " " * len(m.group(2)) if n <= total else m.group(0)
-
-
-def _figure_cards(text: str) -> str:
-    """Three lines or more in a row of a label, a gap and a figure ("Paid       $75,890.50") read as list
-    items ("- Paid:    $75,890.50"): each its own claim, not one sentence of labels and figures."""
-    lines = text.split("\n")
-    cards = [_LABEL_FIGURE.fullmatch(line) for line in lines]
-    out, k = [], 0
-    while k < len(lines):
-        run = k
-        while run < len(lines) and cards[run]:
-            run += 1
-        if run - k >= 3:
-            out += [f"- {m.group(1)}:{' ' * (len(m.group(2)) - 3)}{m.group(3)}" for m in cards[k:run] if m]
-            k = run
-        else:
-            out.append(lines[k])
-            k += 1
-    return "\n".join(out)
-
-
 def tidy(text: str) -> str:
     """A psql session's queries and tables (:mod:`.psql`), JSON blocks and code blocks' data literals
     (:mod:`.dataliterals`), an agent trace's tool calls
@@ -332,11 +290,11 @@ def tidy(text: str) -> str:
     text = apparatus(text)  # references, citations, formulas, chart scales, a web page's furniture
     text = _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)  # "stop_loss_rules.md" names a file, not a rule
     text = _CHECKBOX.sub(lambda m: m.group(1) + "   ", text)
-    text = _POST_NUMBER.sub(_post_number, text)
+    text = post_numbers(text)
     text = _CALLOUT.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(lambda m: m.group(1) + "-", text)
     text = _PROPERTY.sub(lambda m: m.group(1) + ": ", text)
-    text = _figure_cards(text)
+    text = figure_cards(text)
     if not is_email_thread(text):  # "> - Apple: …" is a bullet; an e-mail's quotes stay quotes
         text = _QUOTE_MARK.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     return _PAGE_LINE.sub(lambda m: " " * len(m.group(0)), text)
