@@ -63,7 +63,7 @@ def evidence(ctx: CheckContext) -> Evidence:
         claim_words=lex["claim_words"],
         action_objects=lex["action_objects"],
         entityless_actions=["HOLD", "REVIEW"],
-        proposal_columns=["amount"],
+        proposal_columns=["amount", "est value", "est. value", "notional", "order value", "trade value"],
         proposal_bounds={"units": "quantity", "money": "market_value"},
         subject_words=lex["subject_words"],
         relative_metric="weight",
@@ -153,6 +153,13 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
         if total_pnl:
             share = pnl / total_pnl * 100
             derive("gain_share_pct", "gain_share", share, "pct", f"{share:.1f}%")
+        # "ex-AAPL the book is up ~$5.1k", "strip it out and the other four are up $5,124.10 on $66,278"
+        rest_pnl, rest_cost = total_pnl - pnl, total_cost - cost
+        rest_value = _value(facts, "total_value") - _value(facts, f"{s}.market_value")
+        for key, v, unit in (("pnl", rest_pnl, "money"), ("cost", rest_cost, "money"), ("value", rest_value, "money"),
+                             ("pnl_pct", rest_pnl / rest_cost * 100, "pct")):
+            add(FactValue(id=f"ex_{s}.{key}", metric="remainder", value=abs(v), unit=unit, named_only=True,
+                          direction=1 if v >= 0 else -1, display=f"{v:,.2f}{'%' if unit == 'pct' else ''} without {s}"))
     n = len(data["symbols"])
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
     total = _value(facts, "total_value")  # "the 30 % cap in dollars: ~$38,147"
@@ -180,6 +187,9 @@ def _scenarios(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> No
             trimmed = _value(facts, f"{s}.trim_units") * _value(facts, f"{s}.close")  # whole units sold
             add(FactValue(id=f"{s}.trim_value", entity=s, metric="excess_value", value=trimmed, unit="money",
                           display=f"{trimmed:,.2f} (the trimmed units at the close)"))
+            exact = _value(facts, f"{s}.excess_value") / _value(facts, f"{s}.close")  # "78.95 units, so 79"
+            add(FactValue(id=f"{s}.trim_units_exact", entity=s, metric="trim_units", value=exact, unit="units",
+                          display=f"{exact:,.2f} units (the excess value at the close, before rounding up)"))
             units = _value(facts, f"{s}.quantity") - _value(facts, f"{s}.trim_units")
             value = units * _value(facts, f"{s}.close")
             for key, v, unit, shown in (
@@ -266,6 +276,7 @@ def _flags_and_counts(ev: Evidence, data: dict[str, Any], lex: dict[str, Any]) -
         "gaining": [s for s in symbols if pnl.get(s, 0) > 0],
         "untriggered": [s for s in symbols if not triggers.get(s)],
         "triggered": [s for s in symbols if triggers.get(s)],
+        "loss_triggered": [s for s in symbols if {"stop_loss_hit", "long_held_loss"} & set(triggers.get(s, []))],
         **{name: [s for s in symbols if name in triggers.get(s, [])] for name in lex["flags"]},
         "all": list(symbols),
     }

@@ -8,6 +8,7 @@ import re
 from .catalogue import Mention
 from .evidence import Metric
 from .lexicon import DOWN_RE, UP_RE, tokens
+from .model import Finding, Status
 from .patterns import (
     _AFTER_GAP,
     _CLAUSE,
@@ -23,7 +24,7 @@ from .patterns import (
     _bare,
     _quantity_units,
 )
-from .quantities import Quantity
+from .quantities import Quantity, matches
 from .state import VerifierState
 
 # a metric phrase fronted before a comma ("At its lowest, the position was down 63 %") or a comma before the
@@ -46,8 +47,38 @@ _HEDGE_END = re.compile(r"\b(?:about|around|roughly|approximately|approx\.?|near
 _PAIR_GAP = re.compile(r"\s*(?:[,/]|\bor\b)\s*(?:about|approx\.?|around|roughly|~|c\.)?\s*", re.IGNORECASE)
 
 
+_AS_ROLE_AT = re.compile(r"\s+as\s+(?:an?\s+|the\s+)?[A-Za-z][\w /&-]{0,50}?\s+(?:at|with|for)\s+(?:the\s+)?")
+
+
+def aside_before(text: str, m: Mention, pos: int) -> bool:
+    """``m`` is named in a parenthesis closed before ``pos``, and "its" or "it" follows it: the
+    sentence's subject again, not the holding named in passing."""
+    opened, closed = text.rfind("(", 0, m.start), text.find(")", m.end)
+    return (opened > text.rfind(")", 0, m.start) and -1 < closed < pos
+            and re.search(r"\b(?:its|it's|it)\b", text[closed:pos], re.IGNORECASE) is not None)
+
+
 class Binding(VerifierState):
     """What a figure, a rank or an action is about (a part of the Verifier)."""
+
+    def _column_sum(self, column: str, q: Quantity) -> Finding | None:
+        """A total row's figure under a column of one metric ("| Weight² |" … "| Total | 0.2740 |") that is
+        the sum of that metric over the entities, at the precision it is written with, as supported;
+        None otherwise, and when the evidence states the whole's own figure ("| Total | 127,157.10 |" is
+        checked against it)."""
+        for _s, _e, metric in self._metric_spans(column):
+            if any(f.entity is None and f.metric == metric.name for f in self.ev.facts):
+                continue
+            units = _quantity_units(q)
+            values = [f.value for f in self.ev.facts if f.entity and f.metric == metric.name and f.unit in units]
+            if len(values) < 2:
+                continue
+            if matches(q, sum(values)):  # (a sum that does not match is checked as any figure: "| Σ | … |"
+                # under a "Cost" column may be the total cost, where the column's metric is a price)
+                return Finding(kind="figure", text=q.text, status=Status.SUPPORTED,
+                               note=f"a total row: the sum of {metric.name} over {len(values)} entities is "
+                                    f"{sum(values):g}")
+        return None
 
     def _metric_spans(self, text: str) -> list[tuple[int, int, Metric]]:
         """Metric words in ``text``; one phrase may name several metrics ("cost", "gain")."""
@@ -88,6 +119,9 @@ class Binding(VerifierState):
         """The entity a word at ``pos`` is about: the nearest mention (an earlier one preferred, one
         right before a parenthesis holding ``pos`` wins; after "it"/"its"/"being" the sentence's
         subject), the only one, or the unit's scope."""
+        aside = [m for m in mentions if aside_before(text, m, pos)]
+        if scope and aside and len(aside) == len(mentions):  # "(…, with Google and IBM), and its squared weight"
+            return scope[-1]  # (the subject of the sentences before; with none, "(msft) and its" is msft's)
         inside = [m for m in mentions if m.end <= pos and re.fullmatch(r"\s*\([^()]*", text[m.end : pos])]
         if inside:  # "just ahead of Apple (47.12 %)": the figure in the parenthesis is Apple's
             return inside[-1].entity
@@ -122,6 +156,9 @@ class Binding(VerifierState):
                 )
             ),
             None,
+        )
+        tagged = tagged or next(  # "just under two years as a Software Developer at Copperleaf Studio"
+            (m for m in mentions if end is not None and _AS_ROLE_AT.fullmatch(text[end : m.start])), None
         )
         if tagged is not None:  # "10.2y (MSFT)"
             return tagged.entity

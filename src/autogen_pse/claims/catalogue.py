@@ -96,6 +96,8 @@ class Catalogue:
     def __init__(self, evidence: Evidence) -> None:
         self._by_name: dict[str, str] = {}
         self._by_symbol: dict[str, str] = {}
+        # entities known by a ticker ("AAPL"): an unknown word in capitals may be another one
+        self.has_tickers = any(re.fullmatch(r"[A-Z]{2,5}", e.id) and e.id in e.symbols for e in evidence.entities)
         self.sharing: dict[str, tuple[str, ...]] = {}  # entity → every entity with one of its names
         for e in evidence.entities:
             for name in e.names:
@@ -264,7 +266,9 @@ def unknown_names(
                     and (before2 == "[[" or (re.fullmatch(r"[A-Z]{2,5}", m.group(0)) and not before2.endswith("["))))
         ticker_like = re.fullmatch(r"[A-Z]{2,5}", m.group(0)) is not None and (
             lead or re.match(r"\*\*|__|:", text[m.end() :]) is not None)
-        if at_start and not ticker_like and not lead and not _ORG_SUFFIX.search(text[m.start() : m.end() + 8]):
+        if at_start and not ticker_like and not lead and not _ORG_SUFFIX.search(text[m.start() : m.end() + 8]) \
+                and not (catalogue.has_tickers and len(words) == 1 and re.fullmatch(r"[A-Z]{3,5}", words[0])
+                         and re.match(r"\s+[a-z]", text[m.end() :])):  # "CSCO also sitting in the book"
             words = words[1:]  # a capitalised first word is ordinary English unless it names an org
         name = " ".join(words)
         if not words or catalogue.knows(name) or all(catalogue.knows(w) for w in words):

@@ -1,5 +1,6 @@
 """The cells of a table row, with their offsets: Markdown pipe rows, plain-text rows aligned with
-spaces, word-processor rows separated by tabs (used by :mod:`.split`)."""
+spaces, word-processor rows separated by tabs; and a plain-text table's rules, header and column
+groups (used by :mod:`.split`)."""
 
 from __future__ import annotations
 
@@ -50,4 +51,38 @@ def pipe_cells(line: str, base: int) -> list[tuple[str, int]]:
         pos += len(part) + 1
     if out and not out[-1][0]:
         out.pop()
+    return out
+
+
+TEXT_RULE = re.compile(r"[-=─━_ ]{5,}")
+_GROUP = re.compile(r"[-=─━]{2,} .+ [-=─━]{2,}")  # "---- PRO-FORMA ----": a group of columns
+_FIGURE_DIGIT = re.compile(r"(?<![A-Za-z(\d])\d")  # a figure's digit, not a name's ("VOL(36M)", "TOP3")
+
+
+def header_like(line: str) -> bool:
+    return len(fixed_cells(line, 0)) >= 3 and not _FIGURE_DIGIT.search(line)
+
+
+def grouped(header: list[str], columns: list[tuple[int, int]], above: str) -> list[str]:
+    """A plain-text table's column names, each with the name of the group spanning it on the line
+    above ("---- PRO-FORMA ----" over "QTY  MV  WGT": "PRO-FORMA QTY", …)."""
+    cells = fixed_cells(above, 0)
+    if not 1 <= len(cells) < len(header) or not all(_GROUP.fullmatch(c) for c, _o in cells):
+        return header
+    out = []
+    for name, (a, b) in zip(header, columns, strict=True):
+        group = next((c.strip("-=─━ ") for c, o in cells if o <= b and a <= o + len(c)), "")
+        out.append(f"{group} {name}" if group else name)
+    return out
+
+
+def neighbours(lines: list[str], i: int) -> list[int]:
+    """The lines next to line ``i`` that are not a plain-text table's rule ("-------")."""
+    out = []
+    for step in (-1, 1):
+        j = i + step
+        while 0 <= j < len(lines) and TEXT_RULE.fullmatch(lines[j].strip()):
+            j += step
+        if 0 <= j < len(lines):
+            out.append(j)
     return out

@@ -76,7 +76,7 @@ class Counts(VerifierState):
                 noun = self.count_nouns.match(rest)
                 if noun is not None:
                     break
-            implied = re.match(r"\s+(?:out\s+)?of\s+(?:(?:the|our|your|my|its|these|those|all)\s+)?(\w+)\b", tail)
+            implied = re.match(r"\s+(?:out\s+)?of\s+(?:(?:the|our|your|ur|yr|my|its|these|those|all)\s+)?(\w+)\b", tail)
             if (
                 noun is None
                 and implied

@@ -62,6 +62,9 @@ _PATTERNS = [
     re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),  # 01.03.2010, 1.3.2010
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])/(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),  # 25/11/2007: day first
+    # a terminal's or a US form's "07/01/06", "11/01/07" (month first; day first when the first is over 12)
+    re.compile(r"(?<![\w/.])(?<![A-Z]{2}\s)(?P<m>0[1-9]|1[0-2])/(?P<d>[0-3]\d)/(?P<yy>\d\d)(?![\w/.%])"),
+    re.compile(r"(?<![\w/.])(?<![A-Z]{2}\s)(?P<d>1[3-9]|2\d|3[01])/(?P<m>0[1-9]|1[0-2])/(?P<yy>\d\d)(?![\w/.%])"),
     re.compile(r"\b(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"(?<![\d-])(?P<m>0[1-9]|1[0-2])-(?P<y>(?:19|20)\d\d)\b(?!-)"),  # "06-2017 – 02-2020"
     # (after a hyphen only in a range of years: "bought 2005-2007")

@@ -71,6 +71,15 @@ _DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|it's|it’s|its|she|he|this\s+one|that\s+one|the\s+\w+\s+one)\b", re.I)
 
 
+# "two pieces of evidence", "three things to note", "a few questions": the document's own points, no fact
+_DISCOURSE_COUNT = re.compile(
+    r"\s+(?:(?:more|other|key|main|quick|big|small|short|further|final)\s+)?(?:pieces?\s+of\s+evidence|points?|"
+    r"things?|questions?|reasons?|examples?|options?|takeaways?|caveats?|concerns?|observations?|suggestions?|"
+    r"comments?|topics?|bullets?|headlines?|items?\s+(?:to|for|on)|ways?\s+(?:to|of))\b",
+    re.IGNORECASE,
+)
+
+
 def _elliptical(text: str) -> bool:
     """A sentence that leaves its subject to the one before: a short reply ("Gain about forty-six
     thousand.") or a pronoun ("… and it's down more than ten percent"), not about the whole."""
@@ -269,6 +278,9 @@ class Figures(Binding, Derived, Counts):
         counted = self._by_noun(text, q, entity) if not metrics and q.unit in ("count", "units") else None
         if counted is not None:
             return counted, metrics
+        if q.unit in ("count", "units") and _DISCOURSE_COUNT.match(text, q.end):  # "Two pieces of evidence here."
+            return Finding(kind="figure", text=q.text, status=Status.NONE,
+                           note=f"{q.text}: counts the document's own points"), metrics
         whole = entity is None and q.unit == "multiple" and bool(_GLOBAL_NEAR.search(text))
         if not metrics and not direction and (bare or entity is None) and not whole:  # "the portfolio has doubled"
             # what a bare number (or a figure about nothing named) measures is unknown: not checkable
@@ -306,8 +318,10 @@ class Figures(Binding, Derived, Counts):
             and re.search(r"(?:\b(?:the|all|some|about|roughly|~)\s*)?$", text[max(0, q.start - 8) : q.start])
         )
         named_facts = any(self._pool(entity, m, compatible, 0) for m in metrics) if metrics else False
-        if proposal and entity is not None and not named_facts:  # "sell the 40": an amount, not a fact
-            limit = self.ev.proposal_bounds.get(unit)
+        if proposal and entity is not None and (not named_facts or column in self.ev.proposal_columns):
+            # "sell the 40", "| TRIM | AAPL | 79 | … | Est value 17,618.58 |": an amount, not a fact
+            bare_as = "money" if re.search(r"value|notional", column) else "units"  # "| Est value | 17,618.58 |"
+            limit = self.ev.proposal_bounds.get(bare_as if unit == "count" else unit)
             bound = [f for f in self._facts(entity) if f.metric == limit]
             named_here = {m.entity for m in mentions} - {entity}  # "sell X and Y, keep the $35k of proceeds"
             within = sum(f.value for e in named_here for f in self._facts(e) if f.metric == limit)

@@ -12,6 +12,7 @@ speaker labels), which every document gets.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -22,7 +23,7 @@ from .conversation import chat_messages, is_email_thread, speaker_labels, tool_i
 from .dataliterals import data_as_yaml
 from .markup import apparatus, edits
 from .orgmode import is_org, read_org
-from .psql import psql_as_text
+from .psql import is_psql, psql_as_text
 
 # ("<br>" is not one: Markdown table cells break their lines with it)
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|section|article|span|body|html)\b[^>]*>", re.I)
@@ -49,6 +50,11 @@ class Reading:
     @property
     def converted(self) -> bool:
         return self.pieces != [(0, 0)]
+
+
+def line_starts(lines: list[str]) -> list[int]:
+    """The offset of each line of ``lines`` (a text split at "\n"), and the text's end."""
+    return [0, *itertools.accumulate(len(line) + 1 for line in lines)]
 
 
 class Builder:
@@ -121,14 +127,18 @@ def is_latex(text: str) -> bool:
 
 
 def _data(text: str) -> Reading | None:
-    """An XML export (or a fenced XML block) read as YAML-like lines, if it parses; subtitles (SRT,
-    WebVTT) as their transcript; a program's log as list items (each module imported only for its kind)."""
+    """An XML export (or a fenced XML block) read as YAML-like lines, if it parses; a MediaWiki page as
+    Markdown; subtitles (SRT, WebVTT) as their transcript; a program's log as list items (each module
+    imported only for its kind)."""
     from .logs import is_log, read_logs
+    from .mediawiki import is_wiki, read_wiki
     from .subtitles import is_subtitles, read_subtitles
     from .xmldoc import is_xml, read_xml  # expat: only for XML
 
     if is_xml(text) and (xml := read_xml(text)) is not None:
         return xml
+    if is_wiki(text):
+        return read_wiki(text)
     return read_subtitles(text) if is_subtitles(text) else read_logs(text) if is_log(text) else None
 
 
@@ -146,10 +156,14 @@ def read_document(text: str) -> Reading:
 
         reading = read_latex(text)
     else:
+        from .gridtables import has_grid_table, read_grid_tables
         from .mathtext import has_math, read_math
 
         text = read_org(text) if is_org(text) else text  # same length: positions stay
-        reading = (read_math(text) if has_math(text) else None) or Reading(text)
+        if has_grid_table(text) and not is_psql(text):  # (psql's "+---+" tables have a row a line)
+            reading = read_grid_tables(text)
+        else:
+            reading = (read_math(text) if has_math(text) else None) or Reading(text)
     return Reading(tidy(reading.text), reading.pieces)
 
 
@@ -200,7 +214,8 @@ def _two_columns(text: str) -> Reading | None:
 # --- same-length clean-ups of any document ----------------------------------------------------------
 
 _FOOTNOTE = re.compile(
-    r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+(?![ \t]*[=≈+−×-]))(?=[ \t\n.,;:)*|]|$)|\[\^\w+\](?!:)"
+    r"(?<=[\w%)\].,*])(?:\[\d{1,2}\]|(?<![Ww]eight)(?<![Ww]eights)(?<!\bw)[¹²³⁴⁵⁶⁷⁸⁹⁰]+(?![ \t]*[=≈+−×-]))"
+    r"(?=[ \t\n.,;:)*|]|$)|\[\^\w+\](?!:)"  # ("Weight²", "w²": a square, no footnote)
     r"|(?<=[\w%)])[ \t]\[\d{1,2}\](?=[ \t]*(?:[.,;]|$))"  # "… 1,200 requests per second at peak [1]"
     , re.M)
 _CHECKBOX = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?)\[[ xX✓]\](?=[ \t])", re.M)

@@ -144,7 +144,7 @@ NEGATIONS = re.compile(
     r"n't\b|\b(?:not|no|none|never|cannot|can't|without|avoid|avoiding|refrain|rather than|instead of|forbid|forbids|"
     r"forbidden|prohibit|prohibits|prohibited|disallow|disallowed|rules? out|ruled out|nor|neither|"
     r"against(?!\s+(?:the\s+|a\s+|its\s+)?(?:[-−+]?\d|limit|level|cap|threshold|benchmark|cost))|"
-    r"isn't|aren't|wasn't|don't|do not|does not|shouldn't|mustn't|no longer|barred|off the table)\b",
+    r"isn't|aren't|wasn't|don't|do not|does not|shouldn't|mustn't|no longer|barred|off the table|nobody|no one)\b",
     re.IGNORECASE,
 )
 NEAR_WORDS = re.compile(

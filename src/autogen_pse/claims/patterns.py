@@ -155,7 +155,8 @@ _HYPOTHETICAL = re.compile(
 _POSSESSIVE = re.compile(r"(?:['’]s|\bits|\btheir|\bhis|\bher)\s+$", re.IGNORECASE)
 _SUPERLATIVE = re.compile(
     r"(?<!\bat\s)\b(?:the\s+)?(?:most|least)\s+(?!recent|recently|relevant|important|of\b|once\b|[a-z]+ly\b)[a-z-]+|\b(?<!-)(?:largest|biggest|highest|fastest|youngest|"
-    r"greatest|best|busiest|heaviest|longest|quickest|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|(?:(?<=\bthe\s)|(?<=\bher\s)|(?<=\bhis\s)|(?<=\bmy\s)|(?<=\bour\s))only|sole|No\.?\s*1|"
+    r"greatest|best|(?:strongest|smartest|brightest|finest)(?=\s+(?:[\w-]+\s+)?(?:engineers?|developers?|"
+    r"programmers?|coders?|architects?|performers?|candidates?|hires?)\b)|busiest|heaviest|longest|quickest|top-rated|top-performing|highest-[a-z]+|largest-[a-z]+|best-[a-z]+|first|(?:(?<=\bthe\s)|(?<=\bher\s)|(?<=\bhis\s)|(?<=\bmy\s)|(?<=\bour\s))only|sole|No\.?\s*1|"
     r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently|sentence|line|bullet|paragraph|section|duty|responsibility|here|item|point|"

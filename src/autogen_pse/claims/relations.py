@@ -309,7 +309,8 @@ class Relations(Ranks, Figures):
             near |= {e for n in list(near) for e in self.catalogue.sharing.get(n or "", ())}
             pool = [x for x in self.ev.dates if x.entity in near] if entity else []
             since = re.search(r"\bsince\s+$", text[max(0, d.start - 8) : d.start], re.IGNORECASE)
-            if entity is not None and entity not in scope and not any(
+            context = [e for e in scope if not any(m.entity == e for m in mentions)]  # (a row's scope: its names)
+            if entity is not None and entity not in context and not any(
                 lo <= m.start < (d.start if since else hi) for m in mentions
             ):  # no entity in the clause, or none before "since 2015" ("Python since 2015, Go at Brightline")
                 # "since 2015; currently at Brightline": the whole record's, from its first start

@@ -46,6 +46,14 @@ def projection_start(text: str) -> int | None:
     return min(found) if found else None
 
 
+_PROJECTED_COLUMN = re.compile(r"\b(?:pro[ -]?forma|after|post[ -](?:trade|trim)|projected|target)\b", re.I)
+
+
+def projected_column(column: str) -> bool:
+    """A table's column of the state after the proposed trades ("PRO-FORMA MV", "Weight after")."""
+    return bool(_PROJECTED_COLUMN.search(column))
+
+
 def table_is_projection(text: str, start: int) -> bool:
     """The table holding the row at offset ``start`` is introduced as a projection ("**After the
     trades**", "Pro-forma weights:") by the last line of text above it."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .cells import aligned, fixed_cells, pipe_cells
+from .cells import TEXT_RULE, aligned, fixed_cells, grouped, header_like, neighbours, pipe_cells
 from .commentary import commentary
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
@@ -380,14 +380,17 @@ def _split_units(text: str) -> list[Unit]:
             )
             continue
         fixed = fixed_cells(line, base)
-        if not charted and len(fixed) >= 3 and any(
-            len(fixed_cells(lines[j], 0)) >= 3 for j in (i - 1, i + 1) if 0 <= j < len(lines)
-        ):
+        if fixed_header and TEXT_RULE.fullmatch(stripped):  # "--------" over a table's total row
+            continue
+        near = neighbours(lines, i)
+        if not charted and len(fixed) >= 3 and any(len(fixed_cells(lines[j], 0)) >= 3 for j in near) and not (
+            not fixed_header and near and near[-1] > i and header_like(line) and header_like(lines[near[-1]])
+        ):  # (of two lines of names, the one over the figures is the header: " F2 Hold  F3 Perf" is a menu)
             # a plain-text table whose columns are runs of spaces ("Apple    43.9%    +480%")
             flush_paragraph()
-            if not fixed_header and not re.search(r"\d", line) and i + 1 < len(lines):
-                fixed_header = [c for c, _o in fixed]
+            if not fixed_header and header_like(line) and i + 1 < len(lines):
                 fixed_columns = [(o - base, o - base + len(c)) for c, o in fixed]
+                fixed_header = grouped([c for c, _o in fixed], fixed_columns, lines[i - 1] if i else "")
                 if line[:1].isspace():  # "        qty   cost/u …": the first column (the holding) has no name
                     fixed_header = ["", *fixed_header]
                     fixed_columns = [(0, fixed_columns[0][0] - 1), *fixed_columns]

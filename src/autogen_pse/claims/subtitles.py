@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .formats import Builder, Reading
+from .formats import Builder, Reading, line_starts
 
 _TIMECODE = re.compile(
     r"^[ \t]*(?:\d{1,2}:)?\d{1,2}:\d{2}[,.]\d{1,3}[ \t]*-->[ \t]*(?:\d{1,2}:)?\d{1,2}:\d{2}[,.]\d{1,3}[^\n]*$", re.M
@@ -36,9 +36,7 @@ def is_subtitles(text: str) -> bool:
 def read_subtitles(text: str) -> Reading:
     """The transcript of an SRT or WebVTT file (see the module docstring)."""
     lines = text.split("\n")
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
+    starts = line_starts(lines)
     cues: list[list[tuple[str, int]]] = []  # each cue's spoken lines with their positions
     cue_at: list[int] = []  # where each cue starts (its timecode)
     in_note = False

@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 
 from .arithmetic import check_computations
+from .binding import aside_before
 from .catalogue import Catalogue, is_label
 from .dates import find_dates, name_spans
 from .evidence import Evidence, FactValue, Metric
@@ -53,13 +54,13 @@ from .patterns import (
 from .periods import rate_after
 from .quantities import Quantity, find_quantities
 from .relations import Relations
-from .scenarios import excuse_projected, projection_start
+from .scenarios import excuse_projected, projected_column, projection_start
 from .statements import Statements
 from .transitions import reversed_change, terms
 
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
 _TOTAL_UP = re.compile(r"\b(?:add|adds|added|adding|sum|sums|summed|come|comes|tot|tots|totted)\s+$", re.IGNORECASE)
-_TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|overall|grand total)(?![\w])")
+_TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|port|book|overall|grand total)(?![\w])")
 _ROW_INDEX = re.compile(r"^[\s*_|]*(?:\d{1,3}\s*\|[\s*_|]*)?")  # "7 | TOTAL | …": a spreadsheet's row number
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 _ABSENT = re.compile(
@@ -233,16 +234,23 @@ class Verifier(Relations, Statements):
                 others.append(None)  # a sentence naming no entity, or speaking of the whole, may be portfolio-level
             if not mentions and entity in carried:
                 others += [e for e in carried if e != entity]  # guessed from the paragraph: any it names
-            named_before = list(dict.fromkeys(m.entity for m in mentions if m.end <= q.start))
+            named_before = list(dict.fromkeys(m.entity for m in mentions
+                                              if m.end <= q.start and not (scope and aside_before(text, m, q.start))))
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
             if q.unit == "count" and _YEARS_COLUMN.fullmatch(re.sub(r"[*_`]", "", column)):  # "| 10.2 |"
                 q = replace(q, unit="years")
-            if row is not None and _TOTAL_ROW.match(_ROW_INDEX.sub("", text)) and (
-                abs(q.value - 100) < 0.5 and q.unit != "money"
-            ):  # "| Total | 100% | 127,157.10 |": the whole portfolio's share of itself
+            total_row = row is not None and (
+                bool(_TOTAL_ROW.match(_ROW_INDEX.sub("", text)))
+                or any(_TOTAL_ROW.fullmatch(c.strip(" *_")) for c in row.values())  # "| # |" holds "Total"
+            )
+            if total_row and abs(q.value - 100) < 0.5 and q.unit != "money":
+                # "| Total | 100% | 127,157.10 |": the whole portfolio's share of itself
                 findings.append(Finding(kind="figure", text=q.text, status=Status.SUPPORTED, note="a total row: 100 %"))
+                continue
+            if total_row and column and (summed := self._column_sum(column, q)) is not None:
+                findings.append(summed)  # "| Total | … | 0.2740 |" under "Weight²": the column's sum
                 continue
             accepted = ("count", "units") if _bare(q) else _quantity_units(q)
             # a key/value table names the metric in the row's first cell ("Total cost | $75,890.50"),
@@ -281,6 +289,8 @@ class Verifier(Relations, Statements):
             planned = finding.kind == "duration" or q.unit in ("minutes", "hours", "days", "weeks")
             if planned and finding.status is Status.CONTRADICTED and (advice or _PLAN_BEFORE.search(text, 0, q.start)):
                 finding.status = Status.NONE  # "review again in a month", "take 10 minutes": a plan, not a fact
+            if projected_column(column):  # "| PRO-FORMA MV |": after the proposed trades
+                excuse_projected([finding])
             findings.append(finding)
             prev = (q, named)
         findings += self._dates(text, dates, mentions, scope, advice)

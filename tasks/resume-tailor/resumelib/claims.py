@@ -580,6 +580,8 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
             # "Prepared for: Tidewater Financial, Staff Backend Engineer", "Curriculum Vitae – Staff Backend
             # Engineer, Payments Platform (Tidewater Financial)": the job sought, not held
             continue
+        if re.fullmatch(r"[\"“][^\"“”]+[\"”][:.]?", text):
+            continue  # '"Lead the move of the remaining batch jobs to event streaming"': the ad quoted
         if len(text.split()) > 12 or _PERSONAL.match(text):
             continue  # a sentence of a cover note ("I'm a senior backend engineer at …"): the prose checks read it
         text = re.sub(r"\s*\([^)]*\)", "", text)  # "Senior Backend Engineer (Payments · Platform)"
