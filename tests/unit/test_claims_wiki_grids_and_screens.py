@@ -246,3 +246,34 @@ def test_a_psql_table_is_no_grid_table() -> None:
                "| MSc CS    | 2015 |\n| BSc Maths | 2014 |\n+-----------+------+\n(2 rows)\n\ncv=# \\q\n")
     text = read_document(session).text
     assert "MSc CS" in text and "MSc CS    | 2015 |\n| BSc Maths" in text  # a row a line, not one joined row
+
+
+DATAFRAME = """\
+```
+             close      years     cagr
+    symbol
+    AAPL    223.02   5.160849   0.4058
+    MSFT     28.80  10.162902  -0.0314
+```
+"""
+
+
+def test_a_printed_dataframe_has_its_header_over_the_index_name(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, DATAFRAME, DATAFRAME.replace("5.160849", "6.160849"))  # years held
+
+
+def test_plain_english_counts_and_references(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "One of your shares has hit the stop-loss.",
+                "Three of your shares have hit the stop-loss.")  # "of your shares": holdings
+    for said in ("Microsoft is the only one of your shares to have reached this point.",
+                 "We only sell a share outright when rule two or three applies.",
+                 "Two of your shares fall under this rule.",  # the rule named before
+                 "MSFT: 3,712 days, -27.66% → yes. The others are in profit, so no."):
+        assert Status.CONTRADICTED not in statuses(portfolio_verifier, said), said
+
+
+def test_the_holdings_owned_and_the_top_threes_share(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "You own five shares, but the portfolio behaves as if you owned fewer than four.",
+                "You own six shares, but the portfolio behaves as if you owned fewer than four.")
+    assert_pair(portfolio_verifier, "One holding above the cap, and c. 76 per cent of value in the top three.",
+                "One holding above the cap, and c. 66 per cent of value in the top three.")

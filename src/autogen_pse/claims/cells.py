@@ -76,12 +76,22 @@ def grouped(header: list[str], columns: list[tuple[int, int]], above: str) -> li
     return out
 
 
+_INDEX_NAME = re.compile(r"[ \t]*[a-z_]\w{0,30}[ \t]*")  # pandas prints the index's name under the header
+
+
+def skipped(lines: list[str], j: int) -> bool:
+    """Line ``j`` is a plain-text table's rule ("-------") or, under its header, the name of a printed
+    DataFrame's index ("symbol")."""
+    return bool(TEXT_RULE.fullmatch(lines[j].strip())) or (
+        j > 0 and _INDEX_NAME.fullmatch(lines[j]) is not None and header_like(lines[j - 1]))
+
+
 def neighbours(lines: list[str], i: int) -> list[int]:
-    """The lines next to line ``i`` that are not a plain-text table's rule ("-------")."""
+    """The lines next to line ``i`` that are not :func:`skipped`."""
     out = []
     for step in (-1, 1):
         j = i + step
-        while 0 <= j < len(lines) and TEXT_RULE.fullmatch(lines[j].strip()):
+        while 0 <= j < len(lines) and skipped(lines, j):
             j += step
         if 0 <= j < len(lines):
             out.append(j)

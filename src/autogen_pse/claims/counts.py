@@ -56,8 +56,9 @@ class Counts(VerifierState):
             if i in used or q.unit != "count" or q.value != int(q.value) or q.value > 50:
                 continue
             before = text[max(0, q.start - 12) : q.start].lower()
-            owned = re.search(r"\b(?:own|hold|have)\s+(?:only\s+|just\s+)?$", before) and re.match(r"\s*(?:[.,;)]|$)",
-                                                                                               text[q.end :])
+            owned = re.search(r"\b(?:own|hold|have)\s+(?:only\s+|just\s+)?$", before) and re.match(
+                r"\s*(?:[.,;)]|$)" if q.value > 12 else r"\s*(?:(?:shares|stocks|companies)\b\s*)?(?:[.,;)]|$)",
+                text[q.end :])  # "even though you own 5.", "you own five shares, but" (not "you own 40 shares.")
             scale = _SCALE_WORD.search(text, max(0, q.start - 25), q.start)
             if everything is not None and not scale and (re.search(r"\bout of\s*$", before) or owned):
                 # "even though you own 5." (not "scores out of 10")
@@ -84,6 +85,10 @@ class Counts(VerifierState):
                 and (_count_value(implied.group(1)) == len(everything.entities))
             ):  # "two of the five have hit the stop": the total names the holdings
                 rest = text[q.end + implied.end() :]
+                noun = re.match(r"", rest)
+            shares = re.match(r"\s+of\s+(?:your|ur|the|our|my)\s+shares\b", tail)
+            if noun is None and shares and everything is not None and q.value <= len(everything.entities):
+                rest = text[q.end + shares.end() :]  # "Two of your shares fall under this rule": holdings
                 noun = re.match(r"", rest)
             between = text[q.end : len(text) - len(rest)]
             if re.search(
@@ -136,6 +141,9 @@ class Counts(VerifierState):
                 if rx is None:
                     continue
                 for m in rx.finditer(text, lo, hi):
+                    if m.group(0).lower().startswith("rule") and re.search(
+                            r"\b(?:this|that|the\s+same)\s+$", text[max(0, m.start() - 10) : m.start()]):
+                        continue  # "fall under this rule": the rule named before, not which rule
                     d = abs(m.start() - noun_end) if m.start() >= noun_end else abs(q.start - m.end())
                     if q.start <= m.start() < noun_end:
                         d = 0

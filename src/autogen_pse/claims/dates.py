@@ -153,11 +153,14 @@ def _dates_of(text: str) -> tuple[DateMention, ...]:
 
 
 # "para 4.1", "sections 2.2–2.4", "which of 1.2–1.4 to execute": references to a document's numbered paragraphs
+_RULE_NO = r"(?:one|two|three|four|five|six|seven|eight|nine|ten)"
 _REFERENCES = re.compile(
     r"\b(?:para(?:graph)?s?|sections?|§§?|clauses?|items?|points?)\.?\s+\d+(?:\.\d+)*"
     r"(?:\s*(?:[–-]|to|and)\s*\d+(?:\.\d+)*)?|(?<![\d.])[1-9]\.\d\s*[–-]\s*[1-9]\.\d(?![\d.%])"
     # "for the reason given at 3.3", "reason at 3.4", "see 2.1": a paragraph the reason is given in
-    r"|\b(?:(?:given|reason|out|described|explained|discussed)\s+(?:at|in)|see)\s+[1-9]\.\d{1,2}(?![\d%]|\.\d)",
+    r"|\b(?:(?:given|reason|out|described|explained|discussed)\s+(?:at|in)|see)\s+[1-9]\.\d{1,2}(?![\d%]|\.\d)"
+    # "rule two or three applies", "rules one and four": which of the rules, not how many
+    rf"|\brules?\s+{_RULE_NO}(?:\s*(?:,|or|and|to|[–-])\s*{_RULE_NO})*\b",
     re.IGNORECASE,
 )
 _MONTH = _MON.replace("(?P<mon>", "(?:")

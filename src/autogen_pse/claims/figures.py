@@ -80,6 +80,9 @@ _DISCOURSE_COUNT = re.compile(
 )
 
 
+_ONE_OF = re.compile(r"\s+of\s+(?:the|your|ur|these|those|its|my|our|his|her|their|them)\b", re.IGNORECASE)
+
+
 def _elliptical(text: str) -> bool:
     """A sentence that leaves its subject to the one before: a short reply ("Gain about forty-six
     thousand.") or a pronoun ("… and it's down more than ten percent"), not about the whole."""
@@ -278,6 +281,9 @@ class Figures(Binding, Derived, Counts):
         counted = self._by_noun(text, q, entity) if not metrics and q.unit in ("count", "units") else None
         if counted is not None:
             return counted, metrics
+        if q.value == 1 and q.text.lower() == "one" and _ONE_OF.match(text, q.end):
+            return Finding(kind="figure", text=q.text, status=Status.NONE,  # "the only one of your shares to …"
+                           note=f"{q.text}: one of several, no figure"), metrics
         if q.unit in ("count", "units") and _DISCOURSE_COUNT.match(text, q.end):  # "Two pieces of evidence here."
             return Finding(kind="figure", text=q.text, status=Status.NONE,
                            note=f"{q.text}: counts the document's own points"), metrics

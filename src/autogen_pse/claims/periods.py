@@ -1,5 +1,6 @@
 """Time in figures: the period a figure is per ("$420k a year", "2M events per day", "~$35k/month"),
-converted so "$35,000 a month" is compared with "$420,000 a year"; durations read as completed years."""
+converted so "$35,000 a month" is compared with "$420,000 a year"; durations read as completed years;
+a table's column of periods held."""
 
 from __future__ import annotations
 
@@ -61,3 +62,15 @@ def completed_years(q: Quantity, years: float) -> bool:
         return matches(q, years)
     n = abs(q.value)
     return n - 0.2 <= years < n + 1
+
+
+_YEARS_COLUMN = re.compile(r"\W*(?:(?:≈|~|approx\.?)\s*(?:years|yrs)|(?:years|yrs)\s+held|held\s*\((?:years|yrs)\))\W*",
+                           re.I)
+
+
+def in_years_column(column: str, q: Quantity) -> bool:
+    """A bare number under a column of periods held ("≈ Years", "Held (yrs)"; a DataFrame's "years" when
+    the number has decimals: a skills matrix's "Years | 7" is experience, "2017–20" a range)."""
+    name = re.sub(r"[*_`]", "", column)
+    return bool(_YEARS_COLUMN.fullmatch(name)) or (
+        bool(re.fullmatch(r"\W*(?:years|yrs)\W*", name, re.I)) and not float(q.value).is_integer())

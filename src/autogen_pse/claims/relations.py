@@ -269,7 +269,9 @@ class Relations(Ranks, Figures):
                     clause = run
                 clause_ents = [x.entity for x in clause]
                 plural = re.search(r"\b(?:positions|holdings|stocks|names|shares|companies)\b", text, re.IGNORECASE)
-                guessed = [self._entity_for(text, m.start(), mentions, scope)] if not mentions and not plural else []
+                rest = _THE_REST.search(text[: m.start()])  # "The others are in profit": not the last named
+                guessed = [self._entity_for(text, m.start(), mentions, scope)] \
+                    if not mentions and not plural and not rest else []
                 if guessed == [None] and not _GLOBAL_NEAR.search(text):
                     guessed = []  # "the worst hole you fell into": no holding, nor the whole, is said to fall
                 ents = clause_ents or guessed  # "Positions showing a loss": some of them, none named

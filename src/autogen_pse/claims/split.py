@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .cells import TEXT_RULE, aligned, fixed_cells, grouped, header_like, neighbours, pipe_cells
+from .cells import aligned, fixed_cells, grouped, header_like, neighbours, pipe_cells, skipped
 from .commentary import commentary
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
@@ -380,7 +380,7 @@ def _split_units(text: str) -> list[Unit]:
             )
             continue
         fixed = fixed_cells(line, base)
-        if fixed_header and TEXT_RULE.fullmatch(stripped):  # "--------" over a table's total row
+        if fixed_header and skipped(lines, i):  # "--------" over a table's total row; a DataFrame's "symbol"
             continue
         near = neighbours(lines, i)
         if not charted and len(fixed) >= 3 and any(len(fixed_cells(lines[j], 0)) >= 3 for j in near) and not (

@@ -51,7 +51,7 @@ from .patterns import (
     counted_noun,
     list_indexes,
 )
-from .periods import rate_after
+from .periods import in_years_column, rate_after
 from .quantities import Quantity, find_quantities
 from .relations import Relations
 from .scenarios import excuse_projected, projected_column, projection_start
@@ -76,8 +76,6 @@ _ABSENT = re.compile(
 
 
 # "| ≈ Years |", "| Years held |", "| Held (yrs) |": a column of periods held, in years
-_YEARS_COLUMN = re.compile(r"\W*(?:(?:≈|~|approx\.?)\s*(?:years|yrs)|(?:years|yrs)\s+held|held\s*\((?:years|yrs)\))\W*",
-                           re.I)
 
 _REACH = r"(?:📧|📞|✉️?|☎️?|\b(?:e-?mail|phone|tel|mobile)\b)"
 _PROFILE_MARK = re.compile(r"[🐙🔗🌐💼]\ufe0f?\s*$")  # "🐙 github": a link to her profile
@@ -239,7 +237,7 @@ class Verifier(Relations, Statements):
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
-            if q.unit == "count" and _YEARS_COLUMN.fullmatch(re.sub(r"[*_`]", "", column)):  # "| 10.2 |"
+            if q.unit == "count" and in_years_column(column, q):  # "| ≈ Years | 10.2 |"
                 q = replace(q, unit="years")
             total_row = row is not None and (
                 bool(_TOTAL_ROW.match(_ROW_INDEX.sub("", text)))
