@@ -277,3 +277,46 @@ def test_the_holdings_owned_and_the_top_threes_share(portfolio_verifier: Verifie
                 "You own six shares, but the portfolio behaves as if you owned fewer than four.")
     assert_pair(portfolio_verifier, "One holding above the cap, and c. 76 per cent of value in the top three.",
                 "One holding above the cap, and c. 66 per cent of value in the top three.")
+
+
+PULL_REQUEST = """\
+Trim AAPL back to the cap (#42)
+
+```diff
+--- a/portfolio.yaml
++++ b/portfolio.yaml
+@@ -12,4 +12,5 @@
+ holdings:
+   AAPL:
+-    excess_value: 0
++    excess_value: 17607.87
++    trim_units: 79
+```
+"""
+
+
+def test_a_pull_requests_diff_is_read_as_the_file_it_leaves(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, PULL_REQUEST, PULL_REQUEST.replace("17607.87", "16607.87"))
+    text = read_document(PULL_REQUEST).text
+    assert "excess_value: 0" not in text and "@@" not in text  # the removed line and the hunk header go
+
+
+QA_PAGE = """\
+**Should I sell my Microsoft shares?**
+
+[question] **11** votes · 4 answers · 2.3k views
+> asked by **mrs_okonkwo** (145)
+
+**21** ✔
+
+Microsoft is down 27.66% on cost, past the −20% stop-loss, so selling is allowed.
+
+— **Hollis Grant** · 9,610
+— *qm_ledger* (3,402)
+"""
+
+
+def test_a_qa_sites_furniture_claims_nothing(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, QA_PAGE, "answer.md")
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert check(portfolio_checker, QA_PAGE.replace("27.66%", "22.66%"), "answer.md").contradicted == 1

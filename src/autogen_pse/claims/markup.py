@@ -57,6 +57,19 @@ _WEB_FURNITURE = re.compile(
     r"(?:©|\(c\)|\bCopyright)\s*(?:\d{4}(?:\s*[–-]\s*\d{2,4})?)?"
     r"|\b(?:View|Read|See|Learn)\s+(?:the\s+)?(?:project|more|case\s+study|details|all|post)\s*(?:→|›|»|->)?",
 )
+# a Q&A site's furniture: a user card under a post ("— **Hollis Grant** · 9,610", "— *qm_ledger* (3,402)"),
+# a post's metadata ("asked 2 days ago · viewed 1,486 times", "answered by **X** · 9,410 rep") and its
+# votes ("**21** ✔", "[question] **11** votes · 4 answers · 2.3k views", "**3 Answers** · sorted by votes")
+_QA_FURNITURE = re.compile(
+    r"^[ \t>]*[—–][ \t]*[*_]{0,2}[^\n*·()]{2,40}?[*_]{0,2}[ \t]*(?:·[ \t]*|\()[\d,.]+k?\)?(?:[ \t]*rep)?"
+    r"(?:[ \t]*·[^\n]*)?[ \t]*$"
+    r"|^[ \t>]*(?:\[\w+\][ \t]*)?(?:asked|answered|edited|modified)\b(?=[^\n]*(?:·|\(\d|\bago\b|\brep\b))[^\n]*$"
+    r"|^[ \t>]*(?:\[\w+\][ \t]*)?[*_]{0,2}\d[\d,.]*k?[*_]{0,2}[ \t]*(?:(?:votes?|answers?|views?)\b|[✔✓])"
+    r"[^\n]*$",
+    re.M | re.I,
+)
+
+
 def _blank(m: re.Match[str]) -> str:
     """The match as spaces, its line breaks kept."""
     return re.sub(r"[^\n]", " ", m.group(0))
@@ -82,9 +95,29 @@ def _tracked_changes(text: str) -> str:
 
 
 
+_DIFF_FENCE = re.compile(r"^[ \t]*```[ \t]*(diff|patch)[ \t]*\n(.*?)^[ \t]*```", re.M | re.S | re.I)
+_DIFF_NOISE = re.compile(r"^(?:-[^\n]*|@@[^\n]*|\+\+\+[^\n]*|diff --git[^\n]*|index [0-9a-f]+\.\.[^\n]*)$", re.M)
+
+
+def _diffs(text: str) -> str:
+    """A fenced unified diff (a pull request's change to a config) read as the text of the file it leaves:
+    the removed lines, hunk and file headers blanked, the added lines' "+" a space, the fence "text"
+    (a fence of notes marked "diff" with no "+"/"-" lines stays code)."""
+    def hunk(m: re.Match[str]) -> str:
+        if not re.search(r"^[+-](?![+-])", m.group(2), re.M):
+            return m.group(0)
+        body = _DIFF_NOISE.sub(lambda x: " " * len(x.group(0)), m.group(2))
+        body = re.sub(r"^\+", " ", body, flags=re.M)
+        head = m.group(0)[: m.start(1) - m.start()] + "text".ljust(len(m.group(1)))
+        return head + m.group(0)[m.end(1) - m.start() : m.start(2) - m.start()] + body + m.group(0)[m.end(2) - m.start() :]
+
+    return _DIFF_FENCE.sub(hunk, text) if "```" in text else text
+
+
 def edits(text: str) -> str:
-    """Tracked changes resolved, Markdown escapes, placeholders and template tags blanked."""
-    text = _tracked_changes(text)
+    """Tracked changes resolved, fenced diffs read as what they leave, Markdown escapes, placeholders
+    and template tags blanked."""
+    text = _diffs(_tracked_changes(text))
     text = _ESCAPE.sub(" ", text)
     return _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
 
@@ -98,4 +131,5 @@ def apparatus(text: str) -> str:
         text = _NARRATIVE_CITATION.sub(lambda m: " " * len(m.group(0)), text)
     text = _FORMULA.sub(lambda m: " " * len(m.group(0)), text)
     text = _CHART_SCALE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _QA_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
     return _WEB_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
