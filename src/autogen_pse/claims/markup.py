@@ -108,8 +108,9 @@ def _diffs(text: str) -> str:
             return m.group(0)
         body = _DIFF_NOISE.sub(lambda x: " " * len(x.group(0)), m.group(2))
         body = re.sub(r"^\+", " ", body, flags=re.M)
-        head = m.group(0)[: m.start(1) - m.start()] + "text".ljust(len(m.group(1)))
-        return head + m.group(0)[m.end(1) - m.start() : m.start(2) - m.start()] + body + m.group(0)[m.end(2) - m.start() :]
+        whole, at = m.group(0), m.start()
+        head = whole[: m.start(1) - at] + "text".ljust(len(m.group(1))) + whole[m.end(1) - at : m.start(2) - at]
+        return head + body + whole[m.end(2) - at :]
 
     return _DIFF_FENCE.sub(hunk, text) if "```" in text else text
 
