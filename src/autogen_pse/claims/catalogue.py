@@ -76,6 +76,17 @@ WGT WT VOL PX PCT MAXDD XS SHS SH MLN MN BN CO GOVT REC RECO CERTS CERT TRUE FAL
 )
 
 
+_DOT_FIELD = re.compile(r"·[^A-Za-z0-9,]*$")
+_GOES_ON = re.compile(r"[ \t]+[a-z]")
+
+
+def sentence_initial(text: str, start: int, end: int) -> bool:
+    """The word at ``start:end`` opens a sentence, a line or a field, where a capital says nothing: "Open
+    to work · Likely to respond" (after a middle dot only when words go on in lower case: a list of
+    names, "Go · Rust · Kafka", is names)."""
+    before = text[:start]
+    return bool(_INITIAL.search(before) or (_DOT_FIELD.search(before) and _GOES_ON.match(text, end)))
+
 def is_abbreviation(word: str) -> bool:
     """An ordinary abbreviation, singular or plural ("PR", "PRs", "KPIs")."""
     return word.upper() in GENERIC_ABBREVIATIONS or (
@@ -254,8 +265,7 @@ def unknown_names(
         words = [w for w in re.split(r"[ \t]+", m.group(0)) if w and w not in ("of", "and", "de", "la", "for", "&")]
         if not words or not free(m.start(), m.end()):
             continue
-        before = text[: m.start()]
-        at_start = _INITIAL.search(before)
+        at_start = sentence_initial(text, m.start(), m.end())
         if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or _GREETED.fullmatch(m.group(0)) \
                 or is_label(text, m.start(), m.end()) or is_initialism(text, m.start(), m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann", "our newest member, Priya", "Bev (secretary)": a person

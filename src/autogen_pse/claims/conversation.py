@@ -14,6 +14,9 @@ _MODEL_TURN = re.compile(
 )
 
 
+_FULL_NAME = r"[A-Z][a-z'’-]{1,15}[ \t][A-Z][A-Za-z'’-]{1,15}"  # "Hollis Grant"
+
+
 def user_turn_lines(text: str) -> set[int]:
     """The lines (1-based) of the user's turns in a pasted chat or Q&A ("User: …", "You said: …",
     "Q: …" up to the assistant's "Assistant:"/"A:"): what the user asked or proposed is context for
@@ -29,6 +32,23 @@ def user_turn_lines(text: str) -> set[int]:
         if user:
             out.add(n)
     return out
+
+
+# a Q&A site's page: "asked Mar 2 '10 · viewed 1,486 times" near the top, then "## 2 Answers",
+# "### Answer (accepted)", "### Accepted · Score 17"
+_ASKED = re.compile(r"\basked\b[^\n]*(?:·|\bago\b|\bviews?\b|\bvotes?\b|\bby\b)|\bvotes?\b[\s*:]*\d|"
+                    r"\bscore\b[\s*:]*\d|▲|\btags\b[\s*:]", re.I)
+_ANSWERS = re.compile(r"^[#*_>\s▲▼✓✔\d]*(?:\d+\s+answers?\b|answer\b(?![*_\s]*:)|accepted\b)", re.I)
+
+
+def question_lines(text: str) -> set[int]:
+    """The lines (1-based) of a Q&A page's question, up to its first answer: what the asker holds,
+    fears or proposes ("I'm tempted to sell my IBM") is context for the answers, not their claim."""
+    lines = text.split("\n")
+    if not any(_ASKED.search(line) for line in lines[:8]):
+        return set()
+    first = next((n for n, line in enumerate(lines, start=1) if n > 1 and _ANSWERS.match(line)), None)
+    return set(range(1, first)) if first else set()
 
 
 _ATTRIBUTION = re.compile(r"^[ \t>]*(?:On\b.{4,120}\bwrote:|-{2,}\s*(?:Original|Forwarded) Message\s*-{2,})\s*$",
@@ -68,27 +88,43 @@ def quoted_lines(text: str) -> set[int]:
     return out
 
 
-# "TOM:", "**LUZ:**", "**T:**": an ALL-CAPS or bold name opening a line
-_SPEAKER = re.compile(r"^([ \t]*)(\*\*([A-Z][A-Za-z.]{0,15}):\*\*|([A-Z]{1,12}):)(?=[ \t])", re.M)
+# "TOM:", "**LUZ:**", "**T:**": an ALL-CAPS or bold name opening a line; "> **Hollis Grant**: …": a
+# commenter's full name in bold opening a (quoted) line
+_SPEAKER = re.compile(
+    r"^([ \t>]*)(\*\*([A-Z][A-Za-z.]{0,15}):\*\*|([A-Z]{1,12}):|\*\*(" + _FULL_NAME + r")\*\*:)(?=[ \t])", re.M
+)
+# "… Two trades, done. – Hollis Grant", "— **Hollis Grant** · 9,502": a comment's or answer's byline
+_SIGNED = r"[—–][ \t]*([*_]{0,2})(" + _FULL_NAME + r")\1(?=[ \t]*(?:$|·|\())"
+_BYLINE = re.compile(_SIGNED, re.M)
+_BYLINE_AFTER = re.compile(r"(?<=\S)[ \t]+" + _SIGNED + "(?=[ \t]*$)", re.M)  # after the comment's text: blanked
+# "**Hollis Grant** · 9,502", "Hollis Grant (8,932 rep)": a user card's reputation, which marks a commenter
+_REPUTATION = re.compile("(" + _FULL_NAME + r")[*_]{0,2}[ \t]*(?:·[ \t]*\d[\d,.]*k?\b"
+                         r"|\((?!(?:19|20)\d\d\))\d[\d,.]*k?(?:[ \t]*rep)?\))")
 
 
 def speaker_labels(text: str) -> str:
-    """A transcript's speaker labels blanked: names that open two or more lines that way are who
-    speaks, not what is said about the subject (a chat's "User:"/"A:" turns and field labels such as
-    "NOTE:" or "**Action:**" stay)."""
+    """A transcript's speaker labels and a thread's bylines blanked: names that open two or more lines
+    that way (or sign its comments) are who speaks, not what is said about the subject (a chat's
+    "User:"/"A:" turns and field labels such as "NOTE:" or "**Action:**" stay)."""
     from .catalogue import _STOP_CAPS
 
     counts: dict[str, int] = {}
+    labelled = set()  # names that open a line as a speaker label
     for m in _SPEAKER.finditer(text):
-        name = m.group(3) or m.group(4)
+        name = m.group(3) or m.group(4) or m.group(5)
+        labelled.add(name)
         if not (_USER_TURN.match(m.group(0)) or _MODEL_TURN.match(m.group(0)) or name.title() in _STOP_CAPS
                 or name in _STOP_CAPS):
             counts[name] = counts.get(name, 0) + 1
-    speakers = {name for name, n in counts.items() if n >= 2}
+    for m in _BYLINE.finditer(text):
+        counts[m.group(2)] = counts.get(m.group(2), 0) + 1
+    carded = {m.group(1) for m in _REPUTATION.finditer(text)}
+    speakers = {name for name, n in counts.items() if n >= 2 and (name in carded or name in labelled)}
     if not speakers:
         return text
-    return _SPEAKER.sub(lambda m: m.group(1) + " " * len(m.group(2)) if (m.group(3) or m.group(4)) in speakers
-                        else m.group(0), text)
+    text = _SPEAKER.sub(lambda m: m.group(1) + " " * len(m.group(2))
+                        if (m.group(3) or m.group(4) or m.group(5)) in speakers else m.group(0), text)
+    return _BYLINE_AFTER.sub(lambda m: " " * len(m.group(0)) if m.group(2) in speakers else m.group(0), text)
 
 
 # a message of an exported chat or text thread: "[01/03/2010, 19:10] Tom Reyes (IFA): …", "10:31 Sandra

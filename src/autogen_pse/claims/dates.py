@@ -83,6 +83,7 @@ _NAMES = re.compile(
     r"\b(?:S\s?&\s?P|S&amp;P|FTSE|Nasdaq|NASDAQ|Russell|Stoxx|STOXX|DAX|CAC|Nikkei|Dow(?:\s+Jones)?|MSCI|Euro\s+Stoxx)"
     r"(?:\s+(?:Composite|Industrial\s+Average|World|ACWI|EAFE))?\s*\d+\b"
     r"|\b[A-Z][A-Za-z]*-\d+\b|\bQ[1-4]\b|\bH[12]\b|\bFY\s?\d{2,4}\b|\bp\d{2}\b|\b[A-Z]{1,4}\d{1,3}\b"
+    r"|\b[Pp][ \t]+(?:fifty|ninety(?:[- ](?:five|nine))?)\b"  # "P ninety five latency": p95, dictated
 )
 _RANGE_DASH = re.compile(r"^\s*(?:–|-|—|to|until|through|thru)\s*$")
 PRESENT = re.compile(r"\b(?:present|now|current|today|date|ongoing)\b", re.IGNORECASE)

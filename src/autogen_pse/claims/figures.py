@@ -26,7 +26,7 @@ from .patterns import (
     checked,
 )
 from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
-from .quantities import Quantity, as_percent, matches
+from .quantities import Quantity, as_percent, matches, precise
 
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
 _RULE_BEFORE = re.compile(
@@ -44,6 +44,7 @@ _HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s*[-�
 _RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
 _LONGER_THAN = re.compile(r"\s+(?:longer|shorter|more|less)\s+than\s+(?:the\s+)?", re.IGNORECASE)
+_GLOSS_YEARS = re.compile(r"\s*\(\s*(?:~|about\s+|c\.\s*)?(\d+(?:\.\d+)?)\+?\s*(?:years?|yrs?|y)\b[^()]{0,20}\)", re.I)
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
@@ -58,7 +59,9 @@ _COMPARED_PAREN = re.compile(
 )
 _RATING = re.compile(r"[\u2580-\u259f★☆●○◉◯■□▪▫]{3,}\s*$")  # "Python ████████░░ 80%": a self-rated level
 # "Score: 4/5", "rated 4 out of 5", "8/10", "★ 4": a judgement on a scale, not a fact of the sources
-_SCORE_BEFORE = re.compile(r"\b(?:score[sd]?|rating|rated|fit|match)\s*[:=]?\s*$", re.IGNORECASE)
+# ("Your match with this role: 85%", "Match for this project: 92%": a platform's score of the profile)
+_SCORE_BEFORE = re.compile(r"\b(?:score[sd]?|rating|rated|fit|match)(?:\s+(?:with|for|to)\s+[\w ]{2,24}?)?\s*[:=]?\s*$",
+                           re.IGNORECASE)
 _SCORE_AFTER = re.compile(r"\s*(?:/|out\s+of\s+)(?:5|10|100)\b(?![.,]\d)|\s*(?:stars?\b|★)", re.IGNORECASE)
 # "78.95 rounded up", "I got 78.95 sh and rounded up": the working before a fact's rounding
 _UNROUNDED = re.compile(r"\s*(?:sh|shares?|units?)?\s*(?:and\s+)?(?:I\s+)?rounded\b", re.IGNORECASE)
@@ -89,6 +92,8 @@ def _elliptical(text: str) -> bool:
     return not _GLOBAL_NEAR.search(text) and (len(text.split()) <= 12 or bool(_PRONOUN_SUBJECT.search(text)))
 
 
+
+
 class Figures(Binding, Derived, Counts):
     """Figures and durations against the facts of their entity and metric (a part of the Verifier)."""
 
@@ -111,7 +116,7 @@ class Figures(Binding, Derived, Counts):
         if unit in ("minutes", "hours") and not any(f.unit == unit for f in self.ev.facts):
             return Finding(kind="figure", text=q.text, status=Status.NONE,  # "Call lasted about twenty minutes."
                            note=f"{q.text}: the evidence measures nothing in {unit}"), []
-        if _RATING.search(text, max(0, q.start - 30), q.start) or _SCORE_BEFORE.search(text, max(0, q.start - 12),
+        if _RATING.search(text, max(0, q.start - 30), q.start) or _SCORE_BEFORE.search(text, max(0, q.start - 40),
                                                                                         q.start) \
                 or (q.unit == "count" and _SCORE_AFTER.match(text, q.end)):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a rating, not a fact"), []
@@ -291,6 +296,11 @@ class Figures(Binding, Derived, Counts):
         if not metrics and not direction and (bare or entity is None) and not whole:  # "the portfolio has doubled"
             # what a bare number (or a figure about nothing named) measures is unknown: not checkable
             status = Status.UNVERIFIABLE if entity is None and not bare else Status.NONE
+            exact = [f for f in self.ev.facts if f.unit in compatible and not f.named_only
+                     and matches(q, f.value)] if status is Status.UNVERIFIABLE and precise(q) else []
+            if exact:  # "At $223.02 that's 78.95 shares": written to the cent, a figure of the evidence
+                return Finding(kind="figure", text=q.text, status=Status.SUPPORTED, evidence=[f.id for f in exact[:2]],
+                               note=f"{q.text} is {exact[0].id} to every digit written"), metrics
             return Finding(
                 kind="figure", text=q.text, status=status, note=f"{q.text}: what it measures is not named"
             ), metrics
@@ -397,6 +407,11 @@ class Figures(Binding, Derived, Counts):
         pool += [d for d in self.ev.durations if d.entity is None and d not in pool and (not own or d.default)]
         if not pool or _RELATIVE_TIME.match(text, q.end):  # "bought two years later": a gap, not a period held
             return Finding(kind="duration", text=q.text, status=Status.NONE)
+        gloss = _GLOSS_YEARS.match(text, q.end)
+        if q.hedge and gloss and abs(float(gloss.group(1)) - years) <= 0.15 * years:
+            # "roughly a decade (9 years)": the rounding of the figure it glosses, which is checked itself
+            return Finding(kind="duration", text=q.text, status=Status.NONE,
+                           note=f"{q.text}: rounds the {gloss.group(1)} years written after it")
         scaled = Quantity(years, "years", q.text, q.start, q.end, q.tol / per_year, q.hedge, q.sign, q.kind)
         longer = _LONGER_THAN.match(text, q.end)
         if longer:  # "held two years longer than Amazon": the difference of two periods held

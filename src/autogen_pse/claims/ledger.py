@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from ..hooks import CheckResult
-from .conversation import quoted_lines, user_turn_lines
+from .conversation import question_lines, quoted_lines, user_turn_lines
 from .formats import read_document
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
@@ -57,7 +57,8 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
     section = ""
-    asked = user_turn_lines(artifact) | quoted_lines(artifact)  # a chat's user turns, an e-mail's quotes
+    # a chat's user turns, an e-mail's quotes, a Q&A page's question
+    asked = user_turn_lines(artifact) | quoted_lines(artifact) | question_lines(artifact)
     for n, unit in enumerate(split_units(artifact), start=1):
         if unit.line in asked or _REFERENCE_LIST.fullmatch(unit.section):
             unit.kind = "meta"  # a chat's user turns, an e-mail's quotes; a reference list's entries
@@ -158,8 +159,8 @@ def _context_entities(unit: Unit, verifier: Verifier) -> list[str]:
     out: list[str] = []
     for ctx in unit.context:
         found = verifier.owner_mentions(ctx)
-        if found:
-            out.append(found[0])
+        if found and not (ctx.rstrip(" *_#").endswith("?") and len(set(found)) > 1):
+            out.append(found[0])  # (a question weighing two, "Should I sell IBM to buy more Apple?": neither)
     return out
 
 

@@ -69,6 +69,16 @@ _QA_FURNITURE = re.compile(
     re.M | re.I,
 )
 
+# a job platform's or app's controls: buttons ("[ ★ Save to project ]"), a pager ("‹ Previous | 4 of 27 |
+# Next ›", "7 of 22" alone), when and how a candidate applied ("Applied 2 days ago via Indeed Apply")
+_APP_FURNITURE = re.compile(
+    r"\[[ \t]+[^\[\]\n]{1,40}?[ \t]+\]"
+    r"|^[^\n]*\b(?:Previous|Prev)\b[^\n]*\b\d+\s+of\s+\d+\b[^\n]*\bNext\b[^\n]*$"
+    r"|\bApplied\s+(?:\d+|an?)\s+\w+\s+ago\b(?:\s+via\s+[^·\n]*)?",
+    re.M,
+)
+_PAGER_LEFT = re.compile(r"^[ \t]*\d+\s+of\s+\d+[ \t]*$", re.M)  # what a button row leaves: "7 of 22"
+
 
 def _blank(m: re.Match[str]) -> str:
     """The match as spaces, its line breaks kept."""
@@ -115,10 +125,63 @@ def _diffs(text: str) -> str:
     return _DIFF_FENCE.sub(hunk, text) if "```" in text else text
 
 
+# a transcript's correction in brackets after the words misheard: "Cooper Netties [Kubernetes]"
+_CORRECTED = re.compile(r"((?:[\w'’]+[ \t]+){1,3})\[([A-Za-z][\w+#.-]+)\](?![(\[:])")
+
+
+def _misheard(text: str) -> str:
+    """Words a speech-to-text transcript misheard blanked where a bracketed correction follows them
+    and sounds like them ("post grass [PostgreSQL]", "Cooper Netties [Kubernetes]"), its brackets too:
+    what is left reads as the word meant. A bracketed tag ("AWS [Brightline]") sounds like nothing
+    before it and stays."""
+    def fix(m: re.Match[str]) -> str:
+        head, meant = m.group(1), m.group(2)
+        words = head.split()
+        k = max(range(1, len(words) + 1), key=lambda n: _sounds(words[-n:], meant))
+        if _sounds(words[-k:], meant) < 0.55:
+            return m.group(0)
+        cut = head.rstrip()
+        for w in reversed(words[-k:]):
+            cut = cut[: cut.rfind(w)]
+        return cut + " " * (len(head) - len(cut)) + " " + meant + " "
+
+    return _CORRECTED.sub(fix, text) if "[" in text else text
+
+
+def _sounds(words: list[str], meant: str) -> float:
+    from difflib import SequenceMatcher
+
+    heard = re.sub(r"[^a-z]", "", "".join(words).lower())
+    return SequenceMatcher(None, heard, re.sub(r"[^a-z]", "", meant)).ratio()
+
+
+# Confluence/Jira macros: "{panel:title=Elena Marsh|titleBGColor=#DEEBFF}", "{column:width=65%}", "{info}"
+_MACRO = re.compile(r"\{(?:panel|info|note|tip|warning|expand|section|column|status|toc|quote|color|code|noformat|"
+                    r"anchor)(?::([^}\n]*))?\}")
+
+
+_WIKI_HEADING = re.compile(r"^h([1-6])\.(?=[ \t])", re.M)  # Confluence/Jira: "h2. Experience"
+
+
+def _macros(text: str) -> str:
+    """A Confluence or Jira macro's markup and options blanked, its title kept as a line of text;
+    "h2. Experience" read as the Markdown heading "## Experience" (levels past 3 as 3)."""
+    if len(_WIKI_HEADING.findall(text)) >= 2:
+        text = _WIKI_HEADING.sub(lambda m: "#" * min(int(m.group(1)), 3) + " " * (3 - min(int(m.group(1)), 3)), text)
+    def blank(m: re.Match[str]) -> str:
+        out = " " * len(m.group(0))
+        title = re.search(r"(?:^|\|)title=([^|]*)", m.group(1) or "")
+        if title:
+            at = m.start(1) + title.start(1) - m.start()
+            out = out[:at] + title.group(1) + out[at + len(title.group(1)) :]
+        return out
+    return _MACRO.sub(blank, text) if "{" in text else text
+
+
 def edits(text: str) -> str:
-    """Tracked changes resolved, fenced diffs read as what they leave, Markdown escapes, placeholders
-    and template tags blanked."""
-    text = _diffs(_tracked_changes(text))
+    """Tracked changes resolved, fenced diffs read as what they leave, misheard words a transcript
+    corrects in brackets, Confluence macros, Markdown escapes, placeholders and template tags blanked."""
+    text = _macros(_misheard(_diffs(_tracked_changes(text))))
     text = _ESCAPE.sub(" ", text)
     return _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
 
@@ -133,4 +196,6 @@ def apparatus(text: str) -> str:
     text = _FORMULA.sub(lambda m: " " * len(m.group(0)), text)
     text = _CHART_SCALE.sub(lambda m: " " * len(m.group(0)), text)
     text = _QA_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _APP_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _PAGER_LEFT.sub(lambda m: " " * len(m.group(0)), text)
     return _WEB_FURNITURE.sub(lambda m: " " * len(m.group(0)), text)

@@ -17,6 +17,10 @@ def words_value(phrase: str) -> float | None:
     from text_to_num import alpha2digit, text2num
 
     cleaned = re.sub(r"\s+and\s+", " ", phrase.lower().replace("-", " ").replace(",", " ")).strip()
+    scaled = _POINT_SCALE.search(cleaned)
+    if scaled:  # "one point two thousand": 1,200
+        base = words_value(cleaned[: scaled.start(1)].strip())
+        return base * _SCALES[scaled.group(1)] if base is not None and base >= 0 else None
     digits = alpha2digit(re.sub(r"\boh\b", "zero", cleaned), "en")
     left, thousand, right = cleaned.partition(" thousand ")
     if thousand and "point" not in right:  # "fifty-five thousand seven fifty-five": 55,755
@@ -53,8 +57,16 @@ def _grouped(digits: str) -> float | None:
     return None
 
 
+_POINT_SCALE = re.compile(r"\bpoint\b.*\s(thousand|million|billion)$")
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
 def words_precision(phrase: str) -> float:
-    """Half a unit of the last place a figure in words is spoken to ("point eight five": 0.005)."""
+    """Half a unit of the last place a figure in words is spoken to ("point eight five": 0.005; "one
+    point two thousand": 0.05, in thousands)."""
+    scaled = _POINT_SCALE.search(phrase.lower())
+    if scaled:
+        return words_precision(phrase[: scaled.start(1)].strip())
     decimals = re.search(r"\bpoint\b(.*)$", phrase, re.IGNORECASE)
     if not decimals:
         return 0.5

@@ -160,7 +160,7 @@ _SUPERLATIVE = re.compile(
     r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently|sentence|line|bullet|paragraph|section|duty|responsibility|here|item|point|"
-    r"page|thing|draft|pass|impression|look|glance|mention|version|name|names|qualifications?|level|"
+    r"page|thing|draft|pass|impression|look|glance|mention|version|name|names|qualifications?|level|ways?|"
     r"(?:(?<=\bfirst\s)|(?<=\bonly\s))[a-z]+(?:ed|ing))\b)[A-Za-z-]+",  # "first building", "only reordered"
     re.IGNORECASE,
 )

@@ -23,6 +23,7 @@ from .number_words import words_precision, words_value
 
 Unit = str  # "pct" | "money" | "count" | "multiple" | "days" | "months" | "years" | "hours" | "minutes"
 
+_AS_AS = re.compile(r"\s+as\s+[\w-]+\s+as\b", re.IGNORECASE)
 HEDGE_REL = 0.075  # "about 15 %": within 7.5 % of the value as well as half a unit
 FRACTION_REL = 0.10  # "a third" is 30–36.7 %
 MULTIPLE_REL = 0.08  # "tripled" is 2.76–3.24 ×
@@ -37,7 +38,7 @@ _DIGIT_WORD = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
 _WORD_SEQ = re.compile(  # "one hundred and twenty-seven thousand, one hundred and fifty-seven"; "… point eight five"
     rf"\b(?:{_NUMBER_WORD})(?:(?:[\s-]+|(?:(?<=hundred)|(?<=thousand)|(?<=million))\s+and\s+|\s+oh\s+|(?<=thousand),\s+|(?<=million),\s+)(?:{_NUMBER_WORD}))*\b"
     rf"(?:\s+point(?:[\s-]+(?:{_DIGIT_WORD}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
-    rf"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)\b)+)?",
+    rf"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)\b)+(?:\s+(?:thousand|million|billion)\b)?)?",
     re.IGNORECASE,
 )
 _FRACTIONS = {
@@ -299,6 +300,9 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         ):
             continue  # "half an hour", "half a point": not a share
         hedge, _h = _hedge_before(text, m.start())
+        if _AS_AS.match(text, m.end()):  # "about half as volatile as Amazon": a ratio of two facts
+            add(Quantity(frac, "multiple", m.group(0), m.start(), m.end(), frac * FRACTION_REL, hedge, kind="fraction"))
+            continue
         add(
             Quantity(
                 frac * 100, "pct", m.group(0), m.start(), m.end(), frac * 100 * FRACTION_REL, hedge, kind="fraction"
@@ -409,3 +413,10 @@ def as_percent(q: Quantity) -> Quantity | None:
     if digits is None or len(digits.group(1)) < (2 if abs(q.value) < 1 else 3):
         return None
     return Quantity(q.value * 100, "pct", q.text, q.start, q.end, q.tol * 100, q.hedge, q.sign, q.kind)
+
+
+def precise(q: Quantity) -> bool:
+    """``q`` is written to four or more significant digits, unhedged ("43.85%", "$223.02"): a figure
+    that equals a fact to every digit is that fact, whatever the sentence calls it."""
+    digits = re.sub(r"\D", "", q.text).lstrip("0")
+    return q.kind == "digits" and not q.hedge and len(digits) >= 4 and "." in q.text

@@ -20,7 +20,7 @@ _PROJECTION = re.compile(
     r"\bafter\s+(?:the|this|these|those|that|both|each|all|your|our|a|an)?\s*(?:[\w'’-]+\s+){0,3}?" + _CHANGE + r"\b|"
     r"\bonce\s+(?:the|this|these|those|both|all|your|our)\s+(?:[\w'’-]+\s+){0,3}?" + _CHANGE + r"\b|"
     r"\bpost-(?:trade|trim|sale|rebalanc\w*)\b|\bpro[ -]?forma\b|\bwhat[- ]if\b|\bscenario\b|"
-    r"\b(?:would|will|should)\s+(?:then\s+|also\s+|still\s+)?(?:end up|leave|bring|"
+    r"(?:\b(?:would|will|should)|(?<=\w)['’](?:ll|d))\s+(?:then\s+|also\s+|still\s+)?(?:end up|leave|bring|"
     r"take (?:it|them|the)|put (?:it|them)|fall to|drop to|rise to|"
     r"come (?:down )?to|land|settle|sit|stand|become|hit|breach|trigger|reach|own|have|hold)\b|"
     r"\beven\s+(?:putting|investing|moving|adding|if)\b|\bwould then\b|\bbecomes?\b|\bends? up\b|"

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import re
 
-from .catalogue import _STOP_CAPS, Mention, is_abbreviation, is_label, is_person, unknown_names
+from .catalogue import _STOP_CAPS, Mention, is_abbreviation, is_label, is_person, sentence_initial, unknown_names
 from .lexicon import content_words, stem
 from .model import Finding, Status
 from .patterns import (
-    _INITIAL,
     _NUMBER_WORDS,
     _SUPERLATIVE,
 )
 from .state import VerifierState
 
 _QUANTIFIER = re.compile(r"most\s+[a-z]+[^su\s]s")  # "most afternoons", "most teams" (not "most serious")
+# "Most interested in payments infrastructure", "most at home in Go": a preference, not a ranking
+_FEELING = re.compile(r"most\s+(?:interested|keen|excited|passionate|comfortable|proud|drawn|enthusiastic|curious|"
+                      r"happy|at)\b")
 _PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+(?:am|are|is|was|were))?\s+$")
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
@@ -105,7 +107,7 @@ class Statements(VerifierState):
             and not is_abbreviation(w)
             and re.sub(r"['’]s$", "", w) not in _STOP_CAPS  # "Monday's closes"
             and not (w.isupper() and w.title() in _STOP_CAPS)  # "EMPLOYMENT HISTORY"
-            and not _INITIAL.search(text[:s])
+            and not sentence_initial(text, s, s + len(w))
             and not is_person(text, s, s + len(w))  # a person ("Mr Castell noted …", "Bev (secretary)")
             and not self.catalogue.derives(w)  # "the Googlers"
             and not is_label(text, s, s + len(w))  # a label ("Based in: Manchester")
@@ -125,7 +127,7 @@ class Statements(VerifierState):
         out = []
         for m in _SUPERLATIVE.finditer(text):
             phrase = " ".join(m.group(0).lower().split())
-            if _QUANTIFIER.fullmatch(phrase) or (
+            if _QUANTIFIER.fullmatch(phrase) or _FEELING.match(phrase) or (
                 phrase.startswith("most ") and _PRONOUN_BEFORE.search(text, 0, m.start())
             ):
                 continue  # "most afternoons", "what I most enjoy", "I'm most keen": how many, how much — no ranking

@@ -64,7 +64,7 @@ _TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|port|book
 _ROW_INDEX = re.compile(r"^[\s*_|]*(?:\d{1,3}\s*\|[\s*_|]*)?")  # "7 | TOTAL | …": a spreadsheet's row number
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 _ABSENT = re.compile(
-    r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of)|\w*n['’]t\s+(?:on|in|listed)|\w*n[o'’]t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
+    r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of|found)|\w*n['’]t\s+(?:on|in|listed)|\w*n[o'’]t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
     r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
     r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|\w*n['’]t\s+feature|"
     r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent|touch|mention|imply|list)|"
@@ -431,7 +431,8 @@ def _says_absent(text: str, lo: int, hi: int, at: int) -> bool:
              if not (_NICE_TO_HAVE.fullmatch(m.group(0)) and _RELATIVE.search(text, at, m.start()))]
     if _NO_LIST.search(text, lo, at):  # "no Rust or gRPC on the CV"
         found.append("no")
-    if found and _PRESENT_MARK.search(text, lo, hi):
+    line_lo, line_hi = text.rfind("\n", lo, at) + 1 or lo, text.find("\n", at, hi)
+    if found and _PRESENT_MARK.search(text, max(lo, line_lo), hi if line_hi < 0 else line_hi):  # a tick on its line
         return not all(_LABEL_ONLY.fullmatch(f) for f in found)
     return bool(found)
 

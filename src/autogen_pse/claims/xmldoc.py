@@ -20,10 +20,17 @@ from xml.parsers import expat
 from .formats import Builder, Reading
 
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
-_FENCE = re.compile(r"^[ \t]*```[ \t]*xml[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S | re.I)
+# a block fenced as ```xml, or fenced bare and opening with the XML declaration
+_FENCE = re.compile(r"^[ \t]*```[ \t]*(?:xml[ \t]*\n|\n(?=[ \t]*<\?xml))(.*?)^[ \t]*```[ \t]*$", re.M | re.S | re.I)
+_RAW = re.compile(r"^[ \t]*<\?xml\b", re.M)  # a document pasted under a line of its own ("File: cv.xml")
+_LAST_CLOSE = re.compile(r"</[\w:.-]+>[ \t]*$", re.M)
+# how the file is to be shown, what produced it: "<PrintingPreferences>", "<DocumentInfo>", "<Logo>"
+_FURNITURE = re.compile(r"^(?:document info|printing preferences|rendering information|preferences|metadata|"
+                        r"comment|design|[\w ]*logo|page numbers|[\w ]*(?:dialing|phone|fax))$")  # and how to call
+_CAPTION = re.compile(r"[A-Z]+(?:[ /][A-Z]+)+")  # a form's caption as a value: "JOB APPLIED FOR"
 # who or what produced the file ("generatedBy", "producer", "reportId", "xmlns:xsi"): no claim of the review
 _METADATA = re.compile(r"^(?:xmlns|xsi)|schema|version|generat|producer|^tool|export|author|encoding|(?:^|[a-z])I[dD]$"
-                       r"|^id$|^ref$", re.I)
+                       r"|^id$|^ref$|^scheme|^creation|^last ?update", re.I)
 NAMING_KEYS = ("symbol", "sym", "ticker", "name", "company", "employer", "organisation", "organization", "holding",
            "school")
 _YES, _NO = ("yes", "y", "true"), ("no", "n", "false")
@@ -39,17 +46,23 @@ class _Node:
 
 
 def is_xml(text: str) -> bool:
-    """An XML document, or Markdown holding a fenced XML block."""
-    return text.lstrip().startswith("<?xml") or bool(_FENCE.search(text))
+    """An XML document, or Markdown holding a fenced XML block (or one pasted under a line of its own)."""
+    return bool(_RAW.search(text)) or bool(_FENCE.search(text))
 
 
 def read_xml(text: str) -> Reading | None:
-    """``text`` with its XML (the whole of it, or each fenced block) read as YAML-like lines."""
+    """``text`` with its XML (the whole of it, each fenced block, or the one pasted after a line of
+    its own, up to its last closing tag) read as YAML-like lines."""
     whole = text.lstrip().startswith("<?xml")
     # (the fence lines go with the block: what is left is no code fence for the splitter to skip)
     regions = [(0, 0, len(text), len(text))] if whole else [
         (m.start(), m.start(1), m.end(1), m.end()) for m in _FENCE.finditer(text)
     ]
+    raw = _RAW.search(text)
+    if not regions and raw is not None:
+        close = [m.end() for m in _LAST_CLOSE.finditer(text, raw.start())]
+        if close:
+            regions = [(raw.start(), raw.start(), close[-1], close[-1])]
     out, done = Builder(), 0
     for fence, a, b, end in regions:
         root = _parse(text[a:b], a)
@@ -118,6 +131,9 @@ def key_value(key: str, value: str) -> str:
 def _render(node: _Node, depth: int, out: Builder) -> None:
     indent = "  " * depth
     text = " ".join("".join(t for t, _ in node.text).split())
+    if _FURNITURE.match(key_words(node.tag)) or (not node.children and (
+            _CAPTION.fullmatch(text) or _METADATA.search(node.tag.rsplit(":", 1)[-1]))):
+        return  # how the file is shown, a form's caption: no claim
     text_pos = next((p for t, p in node.text if t.strip()), node.pos)
     attrs = [(k, v) for k, v in node.attrs if v.strip() and not _METADATA.search(k)]
     pairs = [key_value(k, v) for k, v in attrs]

@@ -244,6 +244,7 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
 def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
     line = block.first + 1
     text = _role_text(lines, block)
+    text = _with_next_line(lines, block, text)
     entry = OutEntry("education", block, text, ok=False)
     if _is_prose(text):  # "She has an MSc in … from Leeds, following a BSc in … at York. She also holds …"
         entry.ok = _prose_education(model, text, line, out)
@@ -306,6 +307,20 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
 
 _SCHOOL_NAME = re.compile(r"\bUniversity\s+of\s+[A-Z][\w-]+|\b[A-Z][\w-]+\s+(?:University|College)\b")
 _CERT = re.compile(r"\b(?:[A-Z][\w-]*\s+){0,5}(?:Certified|Certificate|Certification)\b[^.;()]{0,60}|\b[A-Z]{3,5}\b")
+
+
+def _with_next_line(lines: list[str], block: Block, head: str) -> str:
+    """An education entry's head with the line under it when that line names what the head does not:
+    "**MSc in Computer Science**" over "University of Leeds – 2015", "**University of Leeds**" over
+    "MSc, Computer Science · 2015" (a job platform's or a Word template's two-line entry)."""
+    if not block.body or _is_prose(head):
+        return head
+    follow = remove_dates(clean_inline(strip_bullet(lines[block.body[0]]))).strip(" –-·|,")
+    info, below = parse_education_entry(head), parse_education_entry(follow)
+    if (info["level"] and not info["school"] and _SCHOOL_NAME.search(follow)) or (
+            info["school"] and not info["level"] and below["level"]):
+        return f"{head}, {follow}"
+    return head
 
 
 def _is_prose(text: str) -> bool:
@@ -541,7 +556,7 @@ _PERSONAL = re.compile(r"(?:I|I['’]m|I['’]ve|I\s+am|She|He|She['’]s|He['�
 _TARGET_ROLE = re.compile(
     r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?"
     r"|\b(?:target\s+)?role(?:\s*[:|]|[ \t]{3,})"
-    r"|\b(?:target|goal|seeking|desired|next)(?:\s+(?:role|position|job))?\s*:"
+    r"|\b(?:target|goal|seeking|desired|next)(?:\s+(?:role|position|job))?(?:\s+title)?\s*[:—–]"
     r"|\bposition\s*[:|]|\bapplying\s+to\b|\b(?:subject|re|objective|requisition|vacancy)\s*:|\bapply\s+for\b"
     r"|\bfor\s+the\s+[^.]{0,60}\b(?:role|position|post|vacancy|opening)\b",
     re.IGNORECASE,

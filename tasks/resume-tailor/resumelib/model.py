@@ -87,6 +87,9 @@ def build_vocab(cv: dict[str, Any], cv_text: str, techs: list[Tech]) -> dict[str
     }
 
 
+# "· Issued 2021", "Credential ID …", "expires 2025", "obtained 2022": when a certificate was given, not a name
+_WHEN_WORDS = frozenset("issued credential expires expiry expired valid until obtained earned awarded renewed".split())
+
 class CvModel:
     """Lookups over ``Prepared.data`` (``cv``, ``cv_text``, ``vocab``, ``tech_vocab``, ``job``)."""
 
@@ -195,7 +198,7 @@ class CvModel:
         parts = [p for p in ITEM_SEP.split(text) if p.strip()]
         if len(parts) > 1:  # "AWS Certified … (2021) · CKAD (2022)": several items on one line
             return all(self.item_supported(cls, p) for p in parts)
-        want = {w for w in token_set(text) if not re.fullmatch(r"(?:19|20)?\d\d", w)}
+        want = {w for w in token_set(text) if not re.fullmatch(r"(?:19|20)?\d\d", w)} - _WHEN_WORDS
         if not want:
             return True
         items = self.cv["items"].get(cls, [])

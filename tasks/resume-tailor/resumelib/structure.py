@@ -79,9 +79,17 @@ _REMARKS = re.compile(
 )
 
 
+# a job platform's panels about the candidate, not sections of the CV: "Qualifications match: Strong",
+# "Years of experience — 9 years", "Screener questions", "Job preferences", "What I'm looking for"
+_PANELS = re.compile(r"\b(?:qualifications? match|years of (?:relevant |professional )?experience|screener questions?|"
+                     r"job preferences?|looking for)\b")
+
+
 def classify_section(title: str) -> str | None:
     """Section class of a heading text (``"Work Experience"`` → ``"experience"``) or ``None``."""
     words = norm_text(clean_inline(title))
+    if _PANELS.search(words):
+        return "notes"
     if words and len(words.split()) <= 8 and _REMARKS.search(words) and not named_classes(title) - {"notes"}:
         return "notes"
     if not words or len(words.split()) > 5:
@@ -173,7 +181,10 @@ def split_sections(lines: list[str]) -> list[Section]:
         is_md = bool(_HEADING.match(line))
         if cls is not None and cls == current.cls and not is_md:
             continue  # "**Roles & Responsibilities**" inside an experience entry: a label, not a new section
-        if cls is not None and (current.cls in ("header", None) or level <= current.level or cls == "notes"):
+        # a section a bold label opened on its line ("**Years of experience** — 9 years") ends at any
+        # Markdown heading naming a section ("### Education")
+        weak = current.start == current.heading_index and is_md
+        if cls is not None and (current.cls in ("header", None) or level <= current.level or cls == "notes" or weak):
             pass  # (an assistant's notes after the CV end it at any heading level)
         elif cls is None and is_md and current.cls != "header" and level <= current.level and (
                 level <= 2 or _HEADING.match(lines[current.heading_index])):
