@@ -162,6 +162,8 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
                           direction=1 if v >= 0 else -1, display=f"{v:,.2f}{'%' if unit == 'pct' else ''} without {s}"))
     n = len(data["symbols"])
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
+    # "the mean weight is 20% by construction": each holding's weight were they equal
+    add(FactValue(id="mean_weight_pct", metric="mean_weight", value=100 / n, unit="pct", display=f"{100 / n:.2f}%"))
     total = _value(facts, "total_value")  # "the 30 % cap in dollars: ~$38,147"
     cap_value = cap / 100 * total
     add(FactValue(id="cap_value", metric="cap", value=cap_value, unit="money", display=f"{cap_value:,.2f}"))

@@ -48,7 +48,7 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    # batches a–zu; the floors sit under a–l's because the blind batches m–zu (voice memos, YAML reports,
+    # batches a–zv; the floors sit under a–l's because the blind batches m–zv (voice memos, YAML reports,
     # spreadsheet pastes, LinkedIn, HTML e-mails, PDF and Word pastes, LaTeX, chat transcripts, notebook
     # exports, newsletters, JSON Resume, podcast scripts, e-mail threads, ASCII timelines, shorthand notes,
     # forum replies, call notes, letters, Indian and Canadian résumés, career-coach rewrites, notes-app
@@ -57,7 +57,8 @@ def test_corpus_is_complete_and_labelled() -> None:
     # formulas, earnings-call transcripts, tracked changes, scorecards, bilingual French CVs, org-mode CVs,
     # reference letters, chatbot transcripts, mind maps, kanban boards, fund factsheets, subtitles, Mermaid
     # charts, TOML and changelog CVs, job logs, app notifications, psql output, wiki pages, terminal screens,
-    # pandoc grid tables, pull requests, Q&A pages…) are in the count (see docs/claims.md)
+    # pandoc grid tables, pull requests, Q&A pages, R sessions, WhatsApp exports, Europass XML, job-platform
+    # profiles, Confluence markup, dictated CVs…) are in the count (see docs/claims.md)
     ("portfolio-review", {"contradicted": 0.93, "no_number_flagged": 0.89, "fails": 0.85,
                           "faithful_failed": 0.21, "faithful_warned": 0.125}),
     ("resume-tailor", {"contradicted": 0.94, "no_number_flagged": 0.89, "fails": 0.94,

@@ -10,8 +10,9 @@ import pytest
 
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier
-from autogen_pse.claims.conversation import question_lines, speaker_labels
-from tests.claims_support import assert_pair, check, failing, status_of
+from autogen_pse.claims.conversation import people, question_lines, speaker_labels
+from autogen_pse.claims.rconsole import is_r_session, r_console
+from tests.claims_support import assert_pair, check, failing, status_of, statuses
 
 QA_PAGE = """\
 ## Should I sell IBM to buy more Apple?
@@ -211,3 +212,93 @@ def test_a_confluence_cv_is_read_as_markdown(resume_checker: Checker) -> None:
     assert "experience" not in " ".join(r.detail for r in resume_checker.check(CONFLUENCE)
                                         if r.name == "sections" and not r.ok).lower()
     assert check(resume_checker, CONFLUENCE.replace("14 Python", "24 Python"), "cv.md").contradicted >= 1
+
+
+CALL = """\
+**[00:00] Operator:** Good evening, and welcome to the quarterly review of the Castellano portfolio.
+**[00:21] Ingrid Sorensen (Adviser):** Thank you, operator. Apple is 43.85% of the portfolio.
+**[06:48] Operator:** Thank you, Ms. Sorensen. Our final question is from Theo Castellano.
+**[08:16] Theo Castellano:** Should we sell all 600 Microsoft shares?
+**[08:20] Ingrid Sorensen:** Yes: Microsoft is down 27.66%, through the stop-loss.
+"""
+
+
+def test_the_people_of_a_call_or_ticket_are_no_claim(portfolio_checker: Checker) -> None:
+    read = people(CALL)
+    assert "Sorensen" not in read and "Castellano" not in read and "Operator" not in read
+    assert "Apple is 43.85%" in read
+    report = check(portfolio_checker, CALL)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert check(portfolio_checker, CALL.replace("down 27.66%", "down 17.66%")).contradicted >= 1
+    # a company named once as a label is no person: it is still checked
+    assert people("Nvidia Corp: a new holding.\n") == "Nvidia Corp: a new holding.\n"
+    ticket = "**Tom Reyes** commented · 2010-03-01\n\nReporter: Walter Kim\n\nThe Reyes household holds five stocks."
+    assert "Reyes" not in people(ticket) and "Kim" not in people(ticket)
+
+
+R_SESSION = """\
+Pasting the console from this morning's run. Comments are mine, in between.
+
+R version 2.10.1 (2009-12-14)
+> pf <- load_portfolio("2010-03-01")
+> str(pf[, c("quantity", "close")])
+'data.frame':	5 obs. of  2 variables:
+ $ quantity : num  250 100 40 150 600
+> summary(pf$holding_days)
+   Min. 1st Qu.  Median    Mean 3rd Qu.    Max.
+    851    1155    1339    1788    1885    3712
+> tot$pnl_pct
+[1] 0.6755338
+
+So: about $127.2k of value on about $75.9k of cost, +67.55%. Every position is more than two years old
+(GOOG is the youngest at 851 days), and MSFT is by far the oldest, opened 1 January 2000.
+Highest vol is AMZN (0.4804), deepest drawdown is
+MSFT (-0.6342).
+
+| | Trigger | Action | |
+|---|---|---|---|
+| AAPL | overweight | TRIM | 79 shares, ≈$17,607.87, to the 30% cap |
+"""
+
+
+def test_an_r_session_is_read_as_its_commentary_and_output(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, R_SESSION)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)  # no code, quartiles, banner
+    for good, bad in (("$75.9k of cost", "$85.9k of cost"), ("851 days", "951 days"), ("1 January 2000", "1 January 2001"),
+                      ("| TRIM |", "| BUY |"), ("deepest drawdown is\nMSFT", "deepest drawdown is\nIBM")):
+        assert check(portfolio_checker, R_SESSION.replace(good, bad)).contradicted >= 1, bad
+    quote = "> I'd hold Apple at 43.85%.\n> pf <- 1\n\nAgreed.\n"  # a Markdown quote is no R session
+    assert is_r_session(R_SESSION) and not is_r_session(quote)
+    assert r_console(quote) == quote
+
+
+WHATSAPP = """\
+[01/03/2010, 13:18:30] Rosa Delgado: how have amazon and ibm done per year roughly
+[01/03/2010, 13:22:51] Tariq Mahmood: Annualised since you bought:
+- Amazon ~47.5% a year (since Jan 2007)
+- IBM ~16.1% (since Jul 2006)
+[01/03/2010, 13:23:20] Rosa Delgado: amazon beat apple per year? didnt expect that
+[01/03/2010, 13:26:04] Tariq Mahmood: Per year yes, because you've held Apple longer. In total Apple's gain is \
+much bigger (+480% vs +242% for Amazon).
+[01/03/2010, 13:27:02] Rosa Delgado: so what DOES have a limit
+[01/03/2010, 13:29:15] Tariq Mahmood: Google: I'd rather wait a month because it's -19.16%, not through the stop, \
+and it's only been held ~2.3 yrs vs 10 for Microsoft. Great, thanks Rosa.
+"""
+
+
+def test_a_whatsapp_export_reads_message_by_message(portfolio_checker: Checker) -> None:
+    report = check(portfolio_checker, WHATSAPP)
+    assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
+    assert any(c["text"] == "didnt expect that" for c in report.claims)  # not run into the next message
+    for good, bad in (("~16.1%", "~26.1%"), ("it's -19.16%", "it's -27.66%"), ("+480%", "+580%")):
+        assert check(portfolio_checker, WHATSAPP.replace(good, bad)).contradicted >= 1, bad
+
+
+def test_an_analysts_asides_are_read_as_meant(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "The mean weight is 20% by construction.", "The mean weight is 25% by construction.")
+    assert status_of(portfolio_verifier, "But the max is 0.4385.") is Status.SUPPORTED  # a fraction, to every digit
+    assert_pair(portfolio_verifier, "Rule is max 30% in one name.", "Only one name is in the red.")  # a cap, a count
+    assert Status.UNVERIFIABLE not in statuses(portfolio_verifier, "Done, I'll send the contract note when it fills.")
+    assert status_of(portfolio_verifier, "Google won a government contract.") is Status.UNVERIFIABLE
+    assert_pair(portfolio_verifier, "Headline: portfolio is sitting at about $127.2k on today's closes.",
+                "Headline: portfolio is sitting at about $131.2k on today's closes.")

@@ -59,6 +59,7 @@ def aside_before(text: str, m: Mention, pos: int) -> bool:
 
 
 _IT_START = re.compile(r"\W*(?:it|it['’]s|its)\b", re.IGNORECASE)
+_IT_BEFORE = re.compile(r"\b(?:it['’]s|it\s+is|it\s+was)\s+(?:at\s+|down\s+|up\s+|only\s+)?$", re.IGNORECASE)
 
 class Binding(VerifierState):
     """What a figure, a rank or an action is about (a part of the Verifier)."""
@@ -137,7 +138,8 @@ class Binding(VerifierState):
                 return scope[-1]
         # "It's +72.70% on cost, … (23.50%, against 47.12% for Apple)": "it" is the holding the sentences
         # before were about, a holding named only after the figure is compared with it
-        it_first = bool(scope) and _IT_START.match(text) is not None and all(m.start >= (end or pos) for m in mentions)
+        it_first = bool(scope) and bool(_IT_START.match(text) or _IT_BEFORE.search(text, max(0, pos - 30), pos)) \
+            and all(m.start >= (end or pos) for m in mentions)
         if len({m.entity for m in mentions}) == 1 and not it_first:
             return mentions[0].entity
         tagged = next(
@@ -146,7 +148,8 @@ class Binding(VerifierState):
                 for m in mentions
                 if re.fullmatch(r"[^\w(]{0,3}\(\s*(?:the\s+)?", text[end or pos : m.start])
                 # "48 % (the AMZN Holding)"
-                and re.match(r"\s*(?:holding|position|shares|stock)?\s*\)", text[m.end :], re.I)
+                and re.match(r"\s*(?:holding|position|shares|stock)?\s*(?:\)|[,;:])", text[m.end :], re.I)
+                # ("3,712 days (MSFT, ~10.2 years)")
             ),
             None,
         )

@@ -48,6 +48,8 @@ Impact Selected Key Professional Technical Work History Employment Career Core C
 Interests Awards Up Down Gain Gains Loss Losses Issued Credential Record Appointments Electronic Quarterly
 Status Met Open Closed Failed Passed Done Pending Breach Breached Compliant Flagged Checked Scope Sources Source
 Prepared Owner Reviewer Findings Evidence Result Results Outcome Comment Comments Remarks Target Goal
+Have Has Had Do Does Did Is Are Was Were Be Been Will Would Should Could Can Must Really Very Never Always
+Altogether Overall Great Per
 Hi Hey Hello Dear Thanks Thank Cheers Regards Best Morning Evening Afternoon Team All Everyone Folks Qs Hola
 Querido Querida Estimado Estimada Bonjour Hallo Ciao Atentamente Saludos
 Slide Slides Speaker Presenter Chart Figure Fig Table Appendix Agenda Deck Page Section Caption Thinking Thought

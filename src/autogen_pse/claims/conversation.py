@@ -127,6 +127,62 @@ def speaker_labels(text: str) -> str:
     return _BYLINE_AFTER.sub(lambda m: " " * len(m.group(0)) if m.group(2) in speakers else m.group(0), text)
 
 
+_PERSON = r"[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+){1,2}"  # "Ingrid Sorensen"
+# where a thread, transcript or ticket names its people: "**[07:01] Ingrid Sorensen:**", "**[06:48] Operator:**",
+# "**Tom Reyes** commented", "**Priya Nair** (compliance) commented", "Ingrid Sorensen (Adviser):"; "Reporter:
+# Walter Kim", "Comment #4 (Walter Kim)", "Ms. Ingrid Sorensen", "a question from Siobhan Kearney"
+_LABELLED = re.compile(
+    r"^[ \t>*_]*(?:(?P<time>\[\d{1,2}:\d{2}(?::\d{2})?\])[ \t]*(?P<speaker>[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+){0,2})"
+    r"|(?P<name>" + _PERSON + r"))[*_]*(?P<role>[ \t]*\([^()\n]{1,30}\))?[*_]*[ \t]*"
+    r"(?P<how>:|(?:commented|created|wrote|said|replied|asked|answered|edited|opened|closed|approved|reviewed|"
+    r"reacted)\b)", re.M)
+_NAMED_ONCE = re.compile(
+    r"\b(?:Reporter|Assignee|Author|Reviewer|Prepared by|Comment[ \t]*#\d+)[ \t]*[:(][ \t]*"
+    r"(?P<name>" + _PERSON + r")|\b(?:Mr|Mrs|Ms|Dr|Prof|Fr)\.?[ \t]+(?P<titled>" + _PERSON + r")"
+    r"|\bquestion (?:is |comes )?from (?P<asker>" + _PERSON + r")")
+_ROLE_LABEL = re.compile(r"^[ \t>*_]*(Operator|Moderator|Host|Interviewer|Caller|Presenter|Narrator)[*_]*:", re.M)
+_ORG_WORD = re.compile(r"\b(?:Inc|Ltd|LLC|GmbH|PLC|Corp|Group|Bank|Capital|Partners|Holdings|Fund|Trust|Financial)\b")
+
+
+def people(text: str) -> str:
+    """The people a thread, transcript or ticket names (see ``_LABELLED``, ``_NAMED_ONCE``) blanked
+    wherever their full names appear, a first or last name alone where only a person is meant ("Ms.
+    Sorensen", "the Castellano portfolio", "thanks Rosa"): who speaks, reports or asks is no claim
+    about the subject, and a person is no organisation in no source."""
+    from .catalogue import _STOP_CAPS
+
+    sure: set[str] = set()
+    plain: dict[str, int] = {}  # "Catherine Doyle: …" twice, "Operator: …" twice
+    for m in _LABELLED.finditer(text):
+        if m.group("time") or m.group("role") or m.group("how") != ":":
+            sure.add(m.group("speaker") or m.group("name"))
+        elif not any(w in _STOP_CAPS for w in m.group("name").split()):
+            plain[m.group("name")] = plain.get(m.group("name"), 0) + 1
+    sure |= {n for n, k in plain.items() if k >= 2}
+    sure |= {m.group(1) for m in _ROLE_LABEL.finditer(text)} if len(_ROLE_LABEL.findall(text)) >= 2 else set()
+    sure |= {n for m in _NAMED_ONCE.finditer(text) for n in m.groups() if n}
+    names = {n for n in sure if not _ORG_WORD.search(n) and not any(w in _STOP_CAPS for w in n.split())}
+    if not names:
+        return text
+    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    whole = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    text = re.sub(r"(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Fr)\.?[ \t]+)?\b(?:" + whole + r")\b(?:['’]s)?", blank, text)
+    # a name alone where only a person is meant: "Ms. Sorensen", "the Castellano portfolio", "thanks Rosa"
+    part = "|".join(map(re.escape, sorted({w for n in names for w in n.split() if len(w) > 2}, key=len, reverse=True)))
+    alone = re.compile(r"(\b(?:Mr|Mrs|Ms|Dr|Prof|Fr)\.?[ \t]+|\b(?:[Hh]i|[Tt]a|[Tt]hanks|[Dd]ear|[Hh]ello|"
+                       r"[Tt]hank you,?|[Ee]vening|[Mm]orning)[ \t]+)?\b(" + part + r")\b"
+                       r"(?=([ \t]+(?:household|family|portfolio|account|trust)\b)?)")
+
+    def name_alone(m: re.Match[str]) -> str:
+        if not (m.group(1) or m.group(3)):
+            return m.group(0)
+        lead = m.group(1) or ""
+        keep = "" if re.match(r"(?:Mr|Mrs|Ms|Dr|Prof|Fr)\b", lead) else lead  # the honorific goes with the name
+        return keep + " " * (len(m.group(0)) - len(keep))
+
+    return alone.sub(name_alone, text)
+
+
 # a message of an exported chat or text thread: "[01/03/2010, 19:10] Tom Reyes (IFA): …", "10:31 Sandra
 # (advisor): …", "1 Mar 2010 20:40 — Adviser (Chris): …", "[08:10] Adviser (Anita): …"
 _MESSAGE = re.compile(

@@ -106,7 +106,8 @@ class Counts(VerifierState):
                     r"|\b(?:any|each|every|per|a single)\s+$",
                     text[max(0, q.start - 20) : q.start],
                 )
-            ):
+                or (q.value == 1 and re.search(r"%\s+(?:in|into|on)\s+$", text[max(0, q.start - 12) : q.start]))
+            ):  # ("max 30% in one name": a cap per holding)
                 continue  # "three or four stocks", "behaves like four stocks": not a count of holdings
             if (
                 noun is None

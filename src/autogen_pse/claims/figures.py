@@ -296,8 +296,10 @@ class Figures(Binding, Derived, Counts):
         if not metrics and not direction and (bare or entity is None) and not whole:  # "the portfolio has doubled"
             # what a bare number (or a figure about nothing named) measures is unknown: not checkable
             status = Status.UNVERIFIABLE if entity is None and not bare else Status.NONE
-            exact = [f for f in self.ev.facts if f.unit in compatible and not f.named_only
-                     and matches(q, f.value)] if status is Status.UNVERIFIABLE and precise(q) else []
+            exact = [f for f in self.ev.facts if not f.named_only and (
+                (f.unit in compatible and matches(q, f.value)) or (ratio is not None and f.unit == "pct"
+                                                                     and matches(ratio, f.value)))
+                     ] if status is Status.UNVERIFIABLE and precise(q) else []  # (a fraction: "0.4385")
             if exact:  # "At $223.02 that's 78.95 shares": written to the cent, a figure of the evidence
                 return Finding(kind="figure", text=q.text, status=Status.SUPPORTED, evidence=[f.id for f in exact[:2]],
                                note=f"{q.text} is {exact[0].id} to every digit written"), metrics

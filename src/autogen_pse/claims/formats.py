@@ -19,11 +19,12 @@ from html.parser import HTMLParser
 
 from ..hooks import CheckResult
 from .cards import figure_cards, post_numbers
-from .conversation import chat_messages, is_email_thread, speaker_labels, tool_io
+from .conversation import chat_messages, is_email_thread, people, speaker_labels, tool_io
 from .dataliterals import data_as_yaml
 from .markup import apparatus, edits
 from .orgmode import is_org, read_org
 from .psql import is_psql, psql_as_text
+from .rconsole import r_console
 
 # ("<br>" is not one: Markdown table cells break their lines with it)
 _HTML_BLOCK = re.compile(r"<(?:p|div|table|tr|td|li|ul|ol|h[1-6]|section|article|span|body|html)\b[^>]*>", re.I)
@@ -281,8 +282,9 @@ def _plain_text_art(text: str) -> str:
 
 
 def tidy(text: str) -> str:
-    """A psql session's queries and tables (:mod:`.psql`), JSON blocks and code blocks' data literals
-    (:mod:`.dataliterals`), an agent trace's tool calls
+    """An R session's code (:mod:`.rconsole`), a psql session's queries and tables (:mod:`.psql`),
+    JSON blocks and code blocks' data literals
+    (:mod:`.dataliterals`), the people a thread or transcript names, an agent trace's tool calls
     and results (:mod:`.conversation`), blockquote marks, inline HTML tags and link targets in
     Markdown, other tools' markup (:mod:`.markup`: tracked changes, placeholders, references,
     citations, formulas, web furniture), reStructuredText directives and their options, AsciiDoc block
@@ -292,7 +294,7 @@ def tidy(text: str) -> str:
     lines ("Role:: …") of notes apps, cards of figures ("Paid       $75,890.50"),
     page headers and footers of text pasted from a PDF — blanked or made plain,
     every line keeping its length."""
-    text = tool_io(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(psql_as_text(text))))))
+    text = tool_io(people(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(psql_as_text(r_console(text))))))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = edits(text)  # tracked changes, Markdown escapes, placeholders and template tags

@@ -84,9 +84,10 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
         elif by_column is not None:  # "| | IBM | AMZN |" over "| Weight | 14.81% | 10.13% |": one entity a column
             text = by_column
         elif unit.kind == "row":
-            row = {h.strip().strip("*_").lower(): c for h, (c, _o) in zip(unit.header, unit.cells, strict=False)}
-            if row.get("") and "symbol" not in row:  # "| | Action | Quantity |": the unnamed first column
-                row["symbol"] = row[""]
+            pairs = [(h.strip().strip("*_").lower(), c) for h, (c, _o) in zip(unit.header, unit.cells, strict=False)]
+            row = dict(pairs)
+            if pairs and not pairs[0][0] and pairs[0][1] and "symbol" not in row:
+                row["symbol"] = pairs[0][1]  # "| | Action | Quantity |": the unnamed first column (not a later one)
             for alias, name in _COLUMN_ALIASES.items():  # "Holding" is the Symbol column, "Trade" the Action
                 if alias in row and name not in row:
                     row[name] = row[alias]

@@ -70,7 +70,10 @@ class Ranks(Binding):
                 continue  # "IBM's worst drawdown" is IBM's own figure, not a ranking
             metric = self._qualified(text, m.end(), metric)  # "the best performer on an annualised basis"
             n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
-            entity = self._entity_for(text, m.start(), mentions, scope)
+            # "Highest vol is AMZN (…), deepest drawdown is MSFT": the name right after the ranking
+            named = next((x for x in mentions if x.start >= m.end()
+                          and re.fullmatch(r"[*_\s]*(?:is|was|:|=)[*_\s]*", text[m.end() : x.start])), None)
+            entity = named.entity if named else self._entity_for(text, m.start(), mentions, scope)
             lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
             group = self._listed_around(text, m, [x for x in mentions if lo <= x.start < m.end() + 20])
             negated = [x for x in mentions if x.entity == entity and re.search(r"\bnot\s+$", text[: x.start])]

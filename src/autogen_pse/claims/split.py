@@ -117,7 +117,7 @@ def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
         # open a record
         leader = re.search(r"\.{4,}\s*\S+$", prev)  # "MSc Computer Science, Leeds ........ 2015": a row
         message = len(lines[i]) - len(cur) >= 8  # a chat's message, its time and sender blanked
-        joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with)$", prev)
+        joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with|is|are|was|were|than|from)$", prev)
         if leader or message or (starts_record and not joined):
             groups.append([i])
         else:
@@ -424,7 +424,9 @@ def _split_units(text: str) -> list[Unit]:
             bullets.append((indent, lead.group(2) if lead else body))
             prev_blank = False
             continue
-        if bullets and not prev_blank and line.startswith((" ", "\t")) and units and units[-1].kind == "bullet":
+        if bullets and not prev_blank and line.startswith((" ", "\t")) and units and units[-1].kind == "bullet" \
+                and len(line) - len(line.lstrip()) <= bullets[-1][0] + 10:  # (deeper: a chat's message, its time
+            # and sender blanked)
             # a wrapped bullet line: same paragraph and context; a sentence cut at the line break
             # ("… cutting data delays from 24" / "hours to 15 minutes") goes on across it
             ctx = units[-1].context

@@ -19,6 +19,7 @@ _FEELING = re.compile(r"most\s+(?:interested|keen|excited|passionate|comfortable
                       r"happy|at)\b")
 _PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+(?:am|are|is|was|were))?\s+$")
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
+_IDIOM = re.compile(r"contract\s+notes?\b|split\s+(?:portfolio|picture|decision|verdict|result|view|book)\b", re.I)
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 
 
@@ -92,6 +93,7 @@ class Statements(VerifierState):
             if not any(a <= m.start() < b for a, b in taken)
             and text[m.end() : m.end() + 2] not in ("'t", "’t")  # "won't" is no "won"
             and not (m.group(0).lower().endswith(" back") and _BACK_THEN.match(text, m.end()))  # not "buyback in"
+            and not _IDIOM.match(text, m.start())  # "the contract note", "a split portfolio"
             and stem(m.group(0)) not in self.source_stems
             and not self.catalogue.knows(m.group(0))
         ]
