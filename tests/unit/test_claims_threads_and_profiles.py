@@ -302,3 +302,10 @@ def test_an_analysts_asides_are_read_as_meant(portfolio_verifier: Verifier) -> N
     assert status_of(portfolio_verifier, "Google won a government contract.") is Status.UNVERIFIABLE
     assert_pair(portfolio_verifier, "Headline: portfolio is sitting at about $127.2k on today's closes.",
                 "Headline: portfolio is sitting at about $131.2k on today's closes.")
+
+
+def test_an_arrow_to_the_cap_and_a_shocks_size_are_no_claims_of_gain(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "AAPL 55,755.00 → 43.85% ▲ cap", "AAPL 55,755.00 → 53.85% ▲ cap")
+    assert status_of(portfolio_verifier, "AAPL ▲ 43.85%") is Status.CONTRADICTED  # an arrow alone is a gain
+    assert_pair(portfolio_verifier, "If Apple fell by half, a position of 43.85% would cost you about 22% of the book.",
+                "Apple fell by half last year.")

@@ -44,6 +44,7 @@ _HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s*[-�
 _RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
 _LONGER_THAN = re.compile(r"\s+(?:longer|shorter|more|less)\s+than\s+(?:the\s+)?", re.IGNORECASE)
+_OVER_CAP = re.compile(r"\s*[▲↑▼↓]\s*(?:vs\.?\s*)?(?:the\s+)?(?:cap|limit)\b", re.IGNORECASE)
 _GLOSS_YEARS = re.compile(r"\s*\(\s*(?:~|about\s+|c\.\s*)?(\d+(?:\.\d+)?)\+?\s*(?:years?|yrs?|y)\b[^()]{0,20}\)", re.I)
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
@@ -148,7 +149,8 @@ class Figures(Binding, Derived, Counts):
             metrics = [m for m in metrics if m.scope == "global" or self._pool(entity, m, kinds, 0)]
         # a bare number has no direction; nor has a difference in points ("▲ 13.85pp" above the cap)
         points = re.search(r"(?:pp|pts?|points?|bps)$", q.text, re.IGNORECASE)
-        direction = 0 if _bare(q) or points or q.sign else self._direction_near(text, q, qs)  # a sign decides
+        direction = 0 if _bare(q) or points or q.sign or _OVER_CAP.match(text, q.end) \
+            else self._direction_near(text, q, qs)  # a sign decides; "43.85% ↑ cap": over the cap, no gain
         if not metrics and not direction and None not in others:
             others = [*others, None]  # a threshold named beside a holding ("meet the 730-day test")
         bare = _bare(q) or (q.kind in ("fraction", "words") and unit == "pct")

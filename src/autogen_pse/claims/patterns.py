@@ -149,6 +149,8 @@ _HYPOTHETICAL = re.compile(
     r"\bif\s+(?:the\s+|its\s+)?(?:pnl|p&l|p/l|loss|price|weight|return|drawdown|it)\s+(?:ever\s+)?(?:hits?|reach\w*|"
     r"falls?|drops?|rises?|breach\w*|cross\w*|goes)\b|"
     r"evenly|equal-weight|equally weighted|"
+    r"\bif\s+[\w' ]{1,30}?\b(?:fell|falls?|dropped|drops?|halved|halves|crashed|crashes)\s+(?:by\s+)?|"
+    r"\b(?:falling|dropping)\s+(?:by\s+)?(?:half|a\s+third|\d+\s*%)[^.;]{0,60}\bwould\b|"  # a shock's size
     r"hypothetical|suppose|imagine|for example|e\.g\.)",
     re.IGNORECASE,
 )
