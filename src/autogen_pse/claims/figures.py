@@ -13,13 +13,20 @@ from .model import Finding, Status
 from .patterns import (
     _CHAIN,
     _COMPARATOR,
+    _DENIED,
     _GLOBAL_NEAR,
+    _GLOSS_YEARS,
     _HYPOTHETICAL,
     _NORM,
+    _OVER_CAP,
     _PAREN,
+    _RATING,
+    _SCORE_AFTER,
+    _SCORE_BEFORE,
     _STRONG,
     _TOGETHER_ANY,
     _UNIT_NOUNS,
+    _UNROUNDED,
     _bare,
     _pair_role,
     _quantity_units,
@@ -44,8 +51,6 @@ _HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s*[-�
 _RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
 _LONGER_THAN = re.compile(r"\s+(?:longer|shorter|more|less)\s+than\s+(?:the\s+)?", re.IGNORECASE)
-_OVER_CAP = re.compile(r"\s*[▲↑▼↓]\s*(?:vs\.?\s*)?(?:the\s+)?(?:cap|limit)\b", re.IGNORECASE)
-_GLOSS_YEARS = re.compile(r"\s*\(\s*(?:~|about\s+|c\.\s*)?(\d+(?:\.\d+)?)\+?\s*(?:years?|yrs?|y)\b[^()]{0,20}\)", re.I)
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
@@ -57,18 +62,6 @@ _ANY_DIRECTION = re.compile(
 _COMPARED_PAREN = re.compile(
     r"[^.;]{0,40}\b(?:ahead\s+of|behind|above|below|than|versus|vs\.?|compared\s+with|next\s+to)\s+"
     r"[\w.&'’ ]{1,30}?\s*\(\s*(?:~|about|around)?\s*$", re.IGNORECASE,
-)
-_RATING = re.compile(r"[\u2580-\u259f★☆●○◉◯■□▪▫]{3,}\s*$")  # "Python ████████░░ 80%": a self-rated level
-# "Score: 4/5", "rated 4 out of 5", "8/10", "★ 4": a judgement on a scale, not a fact of the sources
-# ("Your match with this role: 85%", "Match for this project: 92%": a platform's score of the profile)
-_SCORE_BEFORE = re.compile(r"\b(?:score[sd]?|rating|rated|fit|match)(?:\s+(?:with|for|to)\s+[\w ]{2,24}?)?\s*[:=]?\s*$",
-                           re.IGNORECASE)
-_SCORE_AFTER = re.compile(r"\s*(?:/|out\s+of\s+)(?:5|10|100)\b(?![.,]\d)|\s*(?:stars?\b|★)", re.IGNORECASE)
-# "78.95 rounded up", "I got 78.95 sh and rounded up": the working before a fact's rounding
-_UNROUNDED = re.compile(r"\s*(?:sh|shares?|units?)?\s*(?:and\s+)?(?:I\s+)?rounded\b", re.IGNORECASE)
-_DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
-    r"(?:[,;—–]\s*(?:and\s+|but\s+)?not|\b(?:rather\s+than|instead\s+of))\s+(?:the\s+)?(?:about\s+|around\s+|~\s*)?$",
-    re.IGNORECASE,
 )
 
 

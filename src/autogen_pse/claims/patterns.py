@@ -327,3 +327,20 @@ def list_indexes(text: str) -> list[tuple[int, int]]:
             out += [(m.start(1), m.end(1)) for m in found]
     return out
 
+
+# figures that are no claims of a fact: a self-rated level, a score, working before rounding, a figure
+# denied, an arrow to the cap, the rounding of a gloss
+_RATING = re.compile(r"[\u2580-\u259f★☆●○◉◯■□▪▫]{3,}\s*$")  # "Python ████████░░ 80%": a self-rated level
+# "Score: 4/5", "rated 4 out of 5", "8/10", "★ 4": a judgement on a scale, not a fact of the sources
+# ("Your match with this role: 85%", "Match for this project: 92%": a platform's score of the profile)
+_SCORE_BEFORE = re.compile(r"\b(?:score[sd]?|rating|rated|fit|match)(?:\s+(?:with|for|to)\s+[\w ]{2,24}?)?\s*[:=]?\s*$",
+                           re.IGNORECASE)
+_SCORE_AFTER = re.compile(r"\s*(?:/|out\s+of\s+)(?:5|10|100)\b(?![.,]\d)|\s*(?:stars?\b|★)", re.IGNORECASE)
+# "78.95 rounded up", "I got 78.95 sh and rounded up": the working before a fact's rounding
+_UNROUNDED = re.compile(r"\s*(?:sh|shares?|units?)?\s*(?:and\s+)?(?:I\s+)?rounded\b", re.IGNORECASE)
+_DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
+    r"(?:[,;—–]\s*(?:and\s+|but\s+)?not|\b(?:rather\s+than|instead\s+of))\s+(?:the\s+)?(?:about\s+|around\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+_OVER_CAP = re.compile(r"\s*[▲↑▼↓]\s*(?:vs\.?\s*)?(?:the\s+)?(?:cap|limit)\b", re.IGNORECASE)
+_GLOSS_YEARS = re.compile(r"\s*\(\s*(?:~|about\s+|c\.\s*)?(\d+(?:\.\d+)?)\+?\s*(?:years?|yrs?|y)\b[^()]{0,20}\)", re.I)
