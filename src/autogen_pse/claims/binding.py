@@ -11,11 +11,13 @@ from .lexicon import DOWN_RE, UP_RE, tokens
 from .model import Finding, Status
 from .patterns import (
     _AFTER_GAP,
+    _CELL_GAP,
     _CLAUSE,
     _COMPARED,
     _LIST_SEP,
     _NEXT_FIGURE,
     _PAREN,
+    _POSSESSED,
     _POSSESSIVE_GAP,
     _PRONOUN,
     _RUN_SEP,
@@ -116,6 +118,12 @@ class Binding(VerifierState):
         lo, hi = min(a, b), max(a, b)
         return len(_CLAUSE.findall(text[lo:hi]))
 
+    @staticmethod
+    def _owner(text: str, pos: int, mentions: list[Mention]) -> str | None:
+        """The entity whose possessive the figure at ``pos`` follows ("Apple's ~40.6%"), if any."""
+        return next((m.entity for m in reversed(mentions) if m.end <= pos and _POSSESSED.fullmatch(text, m.end, pos)),
+                    None)
+
     def _entity_for(
         self, text: str, pos: int, mentions: list[Mention], scope: list[str], end: int | None = None
     ) -> str | None:
@@ -128,6 +136,9 @@ class Binding(VerifierState):
         inside = [m for m in mentions if m.end <= pos and re.fullmatch(r"\s*\([^()]*", text[m.end : pos])]
         if inside:  # "just ahead of Apple (47.12 %)": the figure in the parenthesis is Apple's
             return inside[-1].entity
+        owner = self._owner(text, pos, mentions)
+        if owner is not None:  # "against Apple's 40.6%": the figure is Apple's, compared or not
+            return owner
         compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16) : m.start])]
         for a, b in itertools.pairwise(mentions):  # "below AAPL and AMZN": the list after "below" is compared
             if a in compared and b not in compared and _LIST_SEP.fullmatch(text[a.end : b.start]):
@@ -322,7 +333,11 @@ class Binding(VerifierState):
                     continue
                 found.append((len(_HEDGE_END.sub("", gap)), metric))  # "up like 16 %": as near as "up 16 %"
             elif s >= q.end:
-                gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (  # "80% of our AWS estate", not "my own"
+                # "| **2M/day** | events … |": a row of two cells, the figure, then what it counts
+                first_cell = text.strip(" |").count("|") == 1 and "|" not in text[: q.start].lstrip(" |")
+                gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (
+                    first_cell and _CELL_GAP.fullmatch(text[q.end : s])
+                ) or (  # "80% of our AWS estate", not "my own"
                     _POSSESSIVE_GAP.fullmatch(text[q.end : s]) and not text.startswith("own", s)
                 ) or (
                     q.kind in ("multiple", "fraction")

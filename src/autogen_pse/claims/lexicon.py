@@ -316,7 +316,8 @@ def phrase_regex(
     words = [p for p in items if re.search(r"\w", p)]
     symbols = [p for p in items if not re.search(r"\w", p)]  # "▼", "↑": they may touch a figure ("▼72.7%")
     body = "|".join(_phrase_body(p, modifiers) for p in words)
-    before = r"(?<![\w])" if after_hyphen else r"(?<![\w-])"
+    # a hyphen after a figure joins it to its noun ("a 2M-events/day service", "a 14-service migration")
+    before = r"(?<![\w])" if after_hyphen else r"(?:(?<![\w-])|(?<=\d-)|(?<=\d[kKmM]-)|(?<=%-))"
     if modifiers:  # "the lower-volatility option": a metric after a comparative and a hyphen (not "stop-loss")
         # (the comparatives are looked for only after a hyphen: a regex tries this at every position)
         before = "(?:" + before + "|(?<=-)(?:" + "|".join(rf"(?<=\b{w}-)" for w in _COMPARATIVES) + "))"

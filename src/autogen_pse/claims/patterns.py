@@ -191,6 +191,9 @@ _AFTER_GAP = re.compile(
     r"[*_]{0,2}[\s:=(-]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?"
     r"(?:(?:lower|higher|less|more|fewer|faster|slower|cheaper|smaller|bigger|reduction\s+in|cut\s+in)\s+)?"
 )
+# "| **2M/day** | events through the tracking service |": a figure's cell, then the cell saying what it counts
+_CELL_GAP = re.compile(r"(?:/\w+)?[*_]{0,2}\s*\|\s*(?:of\s+)?(?:the\s+|its\s+|a\s+)?")
+_POSSESSED = re.compile(r"['’]s\s+(?:~|≈|about|around|roughly|nearly|almost|only|just)?\s*")  # "Apple's ~40.6%"
 _POSSESSIVE_GAP = re.compile(r"[\s:=(-]{0,3}(?:of|in|on)\s+(?:our|their|her|his|your|my)\s+")
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison

@@ -416,7 +416,10 @@ def as_percent(q: Quantity) -> Quantity | None:
 
 
 def precise(q: Quantity) -> bool:
-    """``q`` is written to four or more significant digits, unhedged ("43.85%", "$223.02"): a figure
-    that equals a fact to every digit is that fact, whatever the sentence calls it."""
+    """``q`` is written to four or more significant digits, unhedged ("43.85%", "$223.02"), or is a
+    whole count of days or shares of two or more digits ("3,712 days", "79 shares"): a figure that
+    equals a fact to every digit is that fact, whatever the sentence calls it."""
+    if q.kind != "digits" or q.hedge:
+        return False
     digits = re.sub(r"\D", "", q.text).lstrip("0")
-    return q.kind == "digits" and not q.hedge and len(digits) >= 4 and "." in q.text
+    return (len(digits) >= 4 and "." in q.text) or (q.unit in ("days", "units") and len(digits) >= 2)

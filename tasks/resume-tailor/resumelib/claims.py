@@ -375,11 +375,22 @@ def _prose_education(model: CvModel, text: str, line: int, out: list[Claim]) -> 
 _PROSE_CUT = re.compile(r",?\s+(?:which|who|where|before|after|then|while|and then|followed by)\b.*$", re.I)
 
 
+_EDUCATION_LABEL = re.compile(  # a line's own label: "Education:", "Education / certs.", "Education —"
+    r"^\W*(?:education|qualifications?|degrees?)(?:\s*(?:/|&|and)\s*(?:certs?|certifications?|training))?"
+    r"\W*?(?::|\.|\s[—–-])\W*",
+    re.IGNORECASE,
+)
+
+
 def entry_parts(text: str) -> list[str]:
     """The items an Education/Certifications line states, one by one: a table row's cells joined (a
     header row states none), several items on one line, or the degrees and certifications a sentence
     names ("I hold an MSc in … from …, which I took after a BSc in …")."""
     text = re.sub(r"\s*(?<![\w'’])['’]\d{2}\b", "", text)  # "Leeds '15": the year is checked apart
+    text = _EDUCATION_LABEL.sub("", text)  # "**Education:** MSc … (Leeds, 2015); BSc … (York, 2014)."
+    text = re.sub(r"\s*\(([^()]*?),\s*\)", r", \1", text)  # "(Leeds, 2015)", its year removed: "(Leeds,  )"
+    text = re.sub(r"(?<=[a-z]{2})\s*\.\s+(?=[A-Z])", "; ", text)  # "… University of York. AWS Certified …"
+    text = re.sub(r"(?<=[a-z])\s*\.\s*$", "", text)
     text = re.sub(r"\s*(?:\t+|\s{3,})\s*(?=\S)", ", ", text.strip())  # "MSc Computer Science\tUniversity of Leeds"
     if text.lstrip().startswith("|") or text.count(" | ") >= 2:  # a table row, with or without its outer bars
         cells = [c.strip(" ,") for c in text.strip().strip("|").split("|")]

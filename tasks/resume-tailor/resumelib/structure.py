@@ -43,6 +43,7 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("referees", "Referees", ("referees", "references")),
     ("personal", "Personal details", ("personal details", "personal information", "personal data", "personal profile")),
     ("declaration", "Declaration", ("declaration",)),
+    ("contact", "Contact", ("contact", "contact details", "contact information", "contact info", "get in touch")),
     ("additional", "Additional information", (
         "additional information", "additional details", "other information", "further information",
     )),
@@ -122,6 +123,7 @@ class Section:
 
 
 _CAPS_LABEL = re.compile(r"^\s*([A-Z][A-Z &/-]{2,40}?)\s*:\s+\S")
+_YEARS_VALUE = re.compile(r"\s*(?:\d+\+?|[a-z]+)\s+(?:\+\s*)?years?\b", re.IGNORECASE)
 _CLOSING_SECTIONS = ("additional", "personal", "declaration", "notes")  # "**Additional information:** …"
 _MAIN_SECTIONS = ("summary", "experience", "education", "skills", "certifications")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)([A-Za-z][\w &/-]{1,38}?)[.:]?\s*\1[.:]?\s+\S")
@@ -169,6 +171,8 @@ def split_sections(lines: list[str]) -> list[Section]:
         # (a short label: "**Years of relevant experience:** 9 years" is a form's field, no section)
         label = classify_section(inline.group(2)) if inline else None
         label = label if inline and (len(inline.group(2).split()) <= 3 or label == "notes") else None
+        if inline and label == "experience" and _YEARS_VALUE.match(line, inline.end() - 1):
+            inline = label = None  # "**Experience:** 9 years, backend": a profile's field, not the section
         if inline and (sections[-1].cls == "header" or label in _MAIN_SECTIONS or label in _CLOSING_SECTIONS):
             head = (2, inline.group(2))
         if head is None:
@@ -354,6 +358,9 @@ def head_text(lines: list[str], block: Block) -> str:
 _STRONG_SEP = re.compile(r"\s+(?:—|–|-|\||·|•|@|at|\.|//)\s+|\s*[—–|·•]\s*")  # " . ": an ASCII middle dot
 
 
+_PLACE_COLON = re.compile(r"^([^:,]{3,60},[^:,]{2,40}):\s+(?=\S)")  # an employer and its city before a colon
+
+
 def split_parts(text: str) -> list[str]:
     """Split an entry head into segments on strong separators; commas only when nothing else splits.
     A comma before a legal suffix (``Acme, Inc.``) is kept."""
@@ -362,6 +369,7 @@ def split_parts(text: str) -> list[str]:
     # "Brightline Payments Ltd (Sr Backend Eng)": a job title in brackets after the employer is a part
     text = re.sub(r"(?<=\w)\s*\(([^()]{3,60})\)", lambda m: f" — {m.group(1)} — " if has_title_word(m.group(1))
                   else m.group(0), text)
+    text = _PLACE_COLON.sub(r"\1 — ", text)  # "Brightline Payments Ltd, Manchester: Senior Backend Engineer"
     parts = [p.strip(" ,;:()[]") for p in _STRONG_SEP.split(text)]
     parts = [p for p in parts if p]
     if len(parts) <= 1 and "," in text:

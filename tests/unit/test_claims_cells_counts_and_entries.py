@@ -1,0 +1,106 @@
+"""Figures joined to their noun by a hyphen or told in the next cell, exact counts of days and shares,
+a possessive's figure, and CV entries written in one line (samples from the corpus batches j, t, p,
+x, k, zi and zm): each faithful form passes, and its twin with one fact changed does not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autogen_pse.checking import Checker
+from autogen_pse.claims import Status, Verifier
+from tests.claims_support import assert_pair, status_of
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Built a 2M-events/day tracking service.", "Built a 5M-events/day tracking service."),
+        ("Led a 14-service migration to Kubernetes.", "Led a 41-service migration to Kubernetes."),
+    ],
+)
+def test_a_figure_hyphened_to_its_noun_is_checked(resume_verifier: Verifier, good: str, bad: str) -> None:
+    assert status_of(resume_verifier, good) is Status.SUPPORTED
+    assert_pair(resume_verifier, good, bad)
+
+
+IMPACT_TABLE = """\
+| Figure | What it was |
+|---|---|
+| **2M/day** | events through the Django/Celery shipment-tracking service I built |
+| **−60%** | p95 API latency, from Redis caching + PostgreSQL tuning |
+| **80%** | of the AWS estate provisioned with Terraform after I introduced it |
+"""
+
+
+def test_a_figures_cell_is_told_by_the_next_cell(resume_verifier: Verifier) -> None:
+    from autogen_pse.claims import build_ledger
+
+    ledger = build_ledger(IMPACT_TABLE, resume_verifier)
+    assert not ledger.contradicted and not ledger.unverifiable, [c.text for c in ledger.unverifiable]
+    assert_pair(resume_verifier, IMPACT_TABLE, IMPACT_TABLE.replace("**80%**", "**90%**"))
+    # a score in the middle of a wider row is no figure of the cell after it
+    scored = "| Mentor engineers | 4 | Mentored a team of 6 |"
+    assert Status.CONTRADICTED not in {c.status for c in build_ledger(scored, resume_verifier).claims}
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("You've been in it for 3,712 days.", "You've been in it for 3,713 days."),
+        ("He'd need to sell 79 shares to get back down to 30%.", "He'd need to sell 97 shares to get back down to 30%."),
+        ("The position was opened with 250 units at $38.45.", "The position was opened with 205 units at $38.45."),
+    ],
+)
+def test_an_exact_count_of_days_or_shares_is_its_fact(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert status_of(portfolio_verifier, good) is Status.SUPPORTED
+    assert status_of(portfolio_verifier, bad) is not Status.SUPPORTED  # no fact of that count: not claimed true
+    assert status_of(portfolio_verifier, "You've been in it for about 3,712 days.") is not Status.SUPPORTED
+
+
+def test_a_figure_after_a_possessive_is_that_holdings(portfolio_verifier: Verifier) -> None:
+    assert_pair(
+        portfolio_verifier,
+        "Amazon did about 47.5% annualised against Apple's 40.6%.",
+        "Amazon did about 47.5% annualised against Apple's 47.5%.",  # Amazon's figure given as Apple's
+    )
+
+
+EDUCATION_LINES = """\
+# Elena Marsh
+Senior Backend Engineer · Manchester, UK
+
+## Summary
+Backend engineer with 9 years of experience in Python and Go.
+
+## Experience
+**Brightline Payments Ltd, Manchester: Senior Backend Engineer**
+Mar 2020 – present
+- Led the migration of 14 Python services from a monolith to Kubernetes on AWS.
+
+**Education:** MSc Computer Science (Leeds, 2015); BSc Mathematics (York, 2014).
+
+## Certifications
+AWS Certified Solutions Architect – Associate (2021)
+
+CONTACT
+
+elena.marsh@example.com
+github.com/elena-marsh-example
+"""
+
+
+def _errors(checker: Checker, text: str) -> set[str]:
+    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
+
+
+def test_one_line_education_a_city_before_a_colon_and_a_contact_section(resume_checker: Checker) -> None:
+    assert _errors(resume_checker, EDUCATION_LINES) == set()
+    for good, bad in [("BSc Mathematics (York", "BSc Physics (York"), ("(Leeds, 2015)", "(Oxford, 2015)"),
+                      ("Manchester: Senior Backend", "Manchester: Principal Backend")]:
+        assert _errors(resume_checker, EDUCATION_LINES.replace(good, bad)), bad
+
+
+def test_years_of_experience_in_a_profiles_header_is_no_section(resume_checker: Checker) -> None:
+    header = "**Current:** Senior Backend Engineer, Brightline Payments Ltd\n**Experience:** 9 years, backend, Go\n\n"
+    assert _errors(resume_checker, header + EDUCATION_LINES.split("\n", 2)[2]) == set()
