@@ -122,6 +122,8 @@ def evidence(ctx: CheckContext) -> Evidence:
     if company:
         ev.entities.append(Entity(id="job.company", kind="company", names=_org_names(company), subject=False))
     in_cv = set(data["vocab"]["technologies"])
+    # "GitHub" of "GitHub Actions", "AWS" of "AWS Lambda": the family a technology of the CV is named after
+    in_cv |= {c for c, _n in data["tech_vocab"] if any(t.lower().startswith(f"{c.lower()} ") for t in in_cv)}
     for canonical, names in data["tech_vocab"]:
         plain = [n for n in names if not n.startswith("!")]
         exact = [n[1:] for n in names if n.startswith("!")]

@@ -104,3 +104,35 @@ def test_one_line_education_a_city_before_a_colon_and_a_contact_section(resume_c
 def test_years_of_experience_in_a_profiles_header_is_no_section(resume_checker: Checker) -> None:
     header = "**Current:** Senior Backend Engineer, Brightline Payments Ltd\n**Experience:** 9 years, backend, Go\n\n"
     assert _errors(resume_checker, header + EDUCATION_LINES.split("\n", 2)[2]) == set()
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Below is a rules check of your five holdings.", "Below is a rules check of your six holdings."),
+        ("My five stocks are up about two-thirds overall.", "My seven stocks are up about two-thirds overall."),
+        ("IBM and Amazon are the only two names where the rules allow a BUY.",
+         "The rules allow a BUY for four names."),
+    ],
+)
+def test_a_count_of_the_whole_or_of_the_names_before_it(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Overweight is just about size, not performance.", "Microsoft is overweight."),
+        ("The case asks students to quantify the overweight, then its risk.", "Microsoft is the overweight."),
+        ("Your best decision (buying Apple at $38.45) has turned into your biggest risk.",
+         "Consider buying Apple at $220 on weakness."),
+    ],
+)
+def test_a_term_defined_and_a_purchase_made_are_no_holdings_flag_or_advice(
+    portfolio_verifier: Verifier, good: str, bad: str
+) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+def test_a_technology_named_by_its_family_is_the_cvs(resume_verifier: Verifier) -> None:
+    assert_pair(resume_verifier, "Docker, Terraform, Jenkins, GitHub", "Docker, Terraform, Jenkins, GitLab")

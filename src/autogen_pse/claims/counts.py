@@ -10,6 +10,13 @@ from .patterns import _CLAUSE, _bare, checked
 from .quantities import Quantity, find_quantities
 from .state import VerifierState
 
+# a possessive or a verb of owning before a count of all the holdings: the whole, whatever follows
+_WHOLE_BEFORE = re.compile(r"\b(?:your|my|our|his|her|their|has|have|owns?|holds?)\s+$", re.IGNORECASE)
+
+
+_LISTED_SUBJECT = re.compile(r"((?:[A-Z][\w.&]*(?:\s*,\s*|\s+and\s+|\s*&\s*))+[A-Z][\w.&]*)\s+(?:are|were)\s+"
+                             r"(?:the\s+)?(?:only\s+)?$")
+
 
 def _count_value(word: str) -> int | None:
     found = find_quantities(word)
@@ -158,9 +165,16 @@ class Counts(VerifierState):
             )
             if len(set(apposed)) == q.value:  # "the two holdings, Microsoft and Google, …": the list is the count
                 continue
+            subject = _LISTED_SUBJECT.search(text, 0, q.start)  # "IBM and Amazon are the only two names …"
+            if subject and len({m.entity for m in self.catalogue.find(subject.group(1))}) == q.value:
+                continue
             by_noun = next((c for c, rx in self.count_re if rx is not None and rx.fullmatch(noun.group(0))), None)
+            whole = everything is not None and q.value == len(everything.entities) \
+                and bool(_WHOLE_BEFORE.search(before))
             if by_noun is not None:
                 rule = by_noun  # "the two losers": the noun says what is counted
+            elif whole:
+                rule = everything  # "your five holdings", "has five US stocks and a rule book": all of them
             elif everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
                 rule = everything  # "of the five holdings, three …": the total
             if rule is None:

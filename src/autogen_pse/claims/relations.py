@@ -20,7 +20,7 @@ from .patterns import (
     _fold,
     checked,
 )
-from .quantities import find_quantities
+from .quantities import find_quantities, matches
 from .ranks import Ranks
 
 _ANY_HOLDING_WITH = re.compile(
@@ -53,6 +53,12 @@ _SUMMED = re.compile(
     r"|\b(?:three|two)\s+(?:largest|biggest)\b|\badds?\s+up\b",
     re.IGNORECASE,
 )
+
+
+_AT_PRICE = re.compile(r"\s+(?:shares\s+)?at\s+(~?\s*[$€£]\s?\d[\d,.]*)")
+_TERM_DEFINED = re.compile(r"\s+(?:is|means|refers\s+to|just\s+means)\b", re.IGNORECASE)
+_THE_NOUN = re.compile(r"(?<!\bis\s)(?<!\bwas\s)(?<!['’]s\s)\bthe\s+$", re.IGNORECASE)  # not "Apple is the …"
+_NOUN_END = re.compile(r"\s*(?:[,;.]|$)")
 
 
 class Relations(Ranks, Figures):
@@ -167,6 +173,8 @@ class Relations(Ranks, Figures):
                 entity = self._entity_for(text, m.start(), mentions, scope)
             if entity is None or entity not in self.ev.allowed:
                 continue
+            if target is not None and self._paid(text, target.end, entity):
+                continue  # "Your best decision (buying Apple at $38.45)": the purchase made, at its price
             tail = text[m.end() : m.end() + 40]
             actions = next(
                 (
@@ -190,6 +198,15 @@ class Relations(Ranks, Figures):
                                   f"written as not allowed; {finding.note}")  # fmt: skip
             out.append(finding)
         return out
+
+    def _paid(self, text: str, at: int, entity: str) -> bool:
+        """``text`` at ``at`` gives the price ``entity`` was bought at ("… Apple at $38.45")."""
+        price = _AT_PRICE.match(text, at)
+        if price is None:
+            return False
+        bought = {m.name for m in self.ev.metrics if self.ev.price_metric and m.then == self.ev.price_metric}
+        paid = [f for f in self._facts(entity) if f.metric in bought]  # the price whose "then" is the close
+        return any(matches(q, f.value) for q in find_quantities(price.group(1)) for f in paid)
 
     def _part_of(self, gap: str, entity: str, verb: str) -> list[str]:
         """The actions "<verb> some" means, when ``gap`` gives an amount smaller than the entity holds."""
@@ -241,6 +258,10 @@ class Relations(Ranks, Figures):
                         and not re.search(r"\b(?:hit|breach|trigger|past|through|below|beyond|crossed|tripped)", clause)
                     )
                     or _RULE_PARAMETER.match(text, m.end())  # "Long-held loss: 730+ days", "long held loss days: 730"
+                    or (_TERM_DEFINED.match(text, m.end()) and not text[: m.start()].strip(" *_0123456789.)"))
+                    # "Overweight is just about size, not performance.": the word defined, no holding's flag
+                    or (_THE_NOUN.search(text, max(0, m.start() - 9), m.start()) and _NOUN_END.match(text, m.end()))
+                    # "the case asks students to quantify the overweight, …": the notion, not a holding's
                 ):
                     continue
                 negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))
