@@ -203,14 +203,20 @@ def _scenarios(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> No
                               display=shown))
         elif "SELL" in allowed:
             sales[s] = _value(facts, f"{s}.market_value")
-    for n in range(2, len(sales) + 1):
+    whole = {s: _value(facts, f"{s}.trim_units") * _value(facts, f"{s}.close") for s in sales
+             if "TRIM" in data["allowed_actions"][s]}  # a trim of whole units raises a little more
+    for n in range(1, len(sales) + 1):
         for group in itertools.combinations(sorted(sales), n):
-            cash = sum(sales[s] for s in group)
             name = "+".join(group)
-            add(FactValue(id=f"proceeds.{name}", metric="proceeds", value=cash, unit="money", display=f"{cash:,.2f}",
-                          named_only=True))
-            add(FactValue(id=f"proceeds_pct.{name}", metric="proceeds", value=cash / total * 100, unit="pct",
-                          display=f"{cash / total * 100:.1f}%", named_only=True))
+            variants = [("", sum(sales[s] for s in group))]
+            if whole.keys() & set(group):
+                variants.append((".whole_units", sum(whole.get(s, sales[s]) for s in group)))
+            for suffix, cash in variants:
+                add(FactValue(id=f"proceeds.{name}{suffix}", metric="proceeds", value=cash, unit="money",
+                              display=f"{cash:,.2f}", named_only=True))
+                if n > 1:  # (one sale's share of the portfolio is its weight)
+                    add(FactValue(id=f"proceeds_pct.{name}{suffix}", metric="proceeds", value=cash / total * 100,
+                                  unit="pct", display=f"{cash / total * 100:.1f}%", named_only=True))
     pnl = {s: _value(facts, f"{s}.pnl") for s in data["symbols"]}
     for side, members in (("winners", [s for s in pnl if pnl[s] > 0]), ("losers", [s for s in pnl if pnl[s] < 0])):
         if len(members) > 1:

@@ -136,3 +136,73 @@ def test_a_term_defined_and_a_purchase_made_are_no_holdings_flag_or_advice(
 
 def test_a_technology_named_by_its_family_is_the_cvs(resume_verifier: Verifier) -> None:
     assert_pair(resume_verifier, "Docker, Terraform, Jenkins, GitHub", "Docker, Terraform, Jenkins, GitLab")
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Four of the five holdings have fallen more than half from a peak.",
+         "Three of the five holdings have fallen more than half from a peak."),  # counted on the drawdowns
+        ("Its $46.1k gain is roughly 90% of the total.", "Its $46.1k gain is roughly 80% of the total."),
+    ],
+)
+def test_a_bound_passed_by_some_holdings_and_a_share_of_the_total_gain(
+    portfolio_verifier: Verifier, good: str, bad: str
+) -> None:
+    assert status_of(portfolio_verifier, "Apple is the big one. " + good) is Status.SUPPORTED
+    assert_pair(portfolio_verifier, "Apple is the big one. " + good, "Apple is the big one. " + bad)
+
+
+def test_apple_as_ninety_percent_of_the_total_is_still_its_weight(portfolio_verifier: Verifier) -> None:
+    assert status_of(portfolio_verifier, "Apple is 90% of the total.") is Status.CONTRADICTED  # 90 % is its gain share
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Apple is over our 30% limit, so we'll sell a small part of it.",
+         "Apple is over our 30% limit, so we'll sell all of it."),
+    ],
+)
+def test_selling_part_of_a_holding_is_a_trim(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Selling would realise a loss of $6,606 but free up $17,280.",
+         "Selling would realise a loss of $6,606 but free up $27,280."),  # one sale's proceeds
+        ("cash raised estimate usd : 57306", "cash raised estimate usd : 59306"),  # the trim in whole shares
+    ],
+)
+def test_the_cash_one_sale_or_a_trim_of_whole_shares_raises(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert status_of(portfolio_verifier, good) is Status.SUPPORTED
+    assert_pair(portfolio_verifier, good, bad)
+
+
+def test_it_after_a_verb_is_a_holding_named_before(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "Apple is big. Trim it, deal with Microsoft, and watch Google.",
+                "Apple is big. Sell it, deal with Microsoft, and watch Google.")
+
+
+def test_a_first_role_row_is_ranked_on_the_start_dates(resume_verifier: Verifier) -> None:
+    assert_pair(resume_verifier, "First role | Software Developer, Copperleaf Studio, Leeds — Sep 2015 to May 2017",
+                "First role | Backend Engineer, Harbourside Logistics GmbH — Jun 2017 to Feb 2020")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Recommendation:** proceed to panel.",
+        "Probe: settlement/reconciliation exposure, and appetite for hybrid in London.",
+        "Thought: The CV has no reconciliation or settlement work, so I won't imply any.",
+        "What I can't see from the CV is Staff-level scope — she's a Senior engineer — and any reconciliation work.",
+    ],
+)
+def test_a_recruiters_decision_probe_or_absence_claims_nothing(resume_verifier: Verifier, text: str) -> None:
+    from autogen_pse.claims import build_ledger
+
+    ledger = build_ledger(text, resume_verifier)
+    assert not ledger.contradicted and not ledger.unverifiable, text
+    assert status_of(resume_verifier, "She has led reconciliation work at Brightline.") is Status.UNVERIFIABLE

@@ -16,11 +16,13 @@ from .patterns import (
     _COMPARED,
     _LIST_SEP,
     _NEXT_FIGURE,
+    _OF_TOTAL,
     _PAREN,
     _POSSESSED,
     _POSSESSIVE_GAP,
     _PRONOUN,
     _RUN_SEP,
+    _SHARE_GAP,
     _STRONG,
     _VERSUS,
     _bare,
@@ -363,6 +365,15 @@ class Binding(VerifierState):
             if all(named.name != o.name for o in out):
                 out.append(named)
         return out
+
+    def _share_metrics(self, text: str, q: Quantity, spans: list[tuple[int, int, Metric]]) -> list[Metric]:
+        """ "its $46.1k gain is roughly 90 % of the total": a share of the total of what the clause
+        before the figure names (the metric whose ``share_of`` lists that one), else nothing."""
+        if not _OF_TOTAL.match(text, q.end):
+            return []
+        lo = max((c.end() for c in _STRONG.finditer(text, 0, q.start)), default=0)
+        named = {m.name for s, e, m in spans if lo <= s and _SHARE_GAP.fullmatch(text, e, q.start)}
+        return [m for m in self.ev.metrics if named & set(m.share_of)]
 
     def _direction_near(self, text: str, q: Quantity, qs: list[Quantity] | None = None) -> int:
         """+1 / -1 for a direction word written for this figure: before it with no other figure in

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .evidence import Count
+from .evidence import Count, Metric
 from .model import Finding
 from .patterns import _CLAUSE, _bare, checked
 from .quantities import Quantity, find_quantities
@@ -16,6 +16,15 @@ _WHOLE_BEFORE = re.compile(r"\b(?:your|my|our|his|her|their|has|have|owns?|holds
 
 _LISTED_SUBJECT = re.compile(r"((?:[A-Z][\w.&]*(?:\s*,\s*|\s+and\s+|\s*&\s*))+[A-Z][\w.&]*)\s+(?:are|were)\s+"
                              r"(?:the\s+)?(?:only\s+)?$")
+
+
+_GROUP_BOUND = re.compile(  # "four of the five holdings have fallen more than …"
+    r"\b(?P<n>[\w-]+)\s+(?:out\s+)?of\s+(?:the\s+|your\s+|our\s+|my\s+|its\s+|them\b)?\s*(?:\w+\s+)?"
+    r"(?:holdings?|positions?|stocks?|names?|shares?)?\b[^.;:]{0,50}?"
+    r"\b(?P<cmp>more than|over|at least|less than|under|above|below|beyond|in excess of)\s*"
+    r"(?:about\s+|roughly\s+|around\s+|~\s*)?$",
+    re.IGNORECASE,
+)
 
 
 def _count_value(word: str) -> int | None:
@@ -187,6 +196,26 @@ class Counts(VerifierState):
                 rule = everything
             out.append(self._count_finding(f"{q.text} {noun.group(0)}", int(q.value), rule, q.hedge))
         return out
+
+    def _group_bound(self, text: str, lo: int, q: Quantity, metrics: list[Metric]) -> Finding | None:
+        """ "four of the five have fallen more than half from a peak": a bound that ``n`` of the
+        entities pass, counted on the facts of the metric named."""
+        bound = _GROUP_BOUND.search(text, lo, q.start)
+        n = _count_value(bound.group("n")) if bound else None
+        metric = next((m for m in metrics if m.scope == "entity"), None)
+        if bound is None or n is None or metric is None:
+            return None
+        name = metric.same_as or metric.name
+        unit = "pct" if q.unit == "pct" else None
+        values = {f.entity: abs(f.value) for e in self.owners for f in self._facts(e, unit)
+                  if f.metric == name and f.entity is not None}
+        below = bound.group("cmp").lower() in ("less than", "under", "below")
+        passing = sorted(e for e, v in values.items() if (v < q.value if below else v > q.value))
+        if not values:
+            return None
+        return checked("figure", q.text, len(passing) == n, [f"{e}.{name}" for e in passing],
+                       f"{len(passing)} of {len(values)} by {name} are {bound.group('cmp')} {q.text}: "
+                       f"{', '.join(passing) or 'none'}")
 
     def _named_sets(self, text: str) -> list[Count]:
         """The sets of entities a count phrase in ``text`` names ("the three triggered holdings")."""

@@ -43,6 +43,8 @@ class Metric(BaseModel):
     # ("bought for $693": the cost per share or the cost of the position; "is now $22.4k": price or value)
     sentence: bool = False  # True: its words make its facts candidates for every figure of the sentence
     # ("That leaves 171 shares, worth about $38.1k …": both are after the trim)
+    share_of: list[str] = Field(default_factory=list)  # metrics whose "N % of the total" is this one
+    # ("its $46.1k gain is roughly 90 % of the total": the gain's share of the total gain)
     strict: bool = True  # False: a figure near its words may still be another fact of the entity
     # (a P/L written next to the stop-loss level it is compared with)
 

@@ -128,7 +128,7 @@ class Figures(Binding, Derived, Counts):
             return self._relative(text, q, entity, spans, mentions), []
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
-        metrics = named if named else self._metrics_for(text, q, spans, qs)
+        metrics = named if named else (self._share_metrics(text, q, spans) or self._metrics_for(text, q, spans, qs))
         if metrics and _pair_role(text, q) == "from":  # "the price went from $38.45 to $223.02": from the price paid
             metrics = metrics + [m for m in self.ev.metrics if m.then in {x.name for x in metrics} and m not in metrics]
         if metrics and all(m.scope == "global" for m in metrics) and (
@@ -205,6 +205,9 @@ class Figures(Binding, Derived, Counts):
             return Finding(
                 kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a bound for several holdings"
             ), metrics
+        bounded = self._group_bound(text, lo, q, metrics)
+        if bounded is not None:  # "four of the five have fallen more than half from a peak"
+            return bounded, metrics
         group = {m.entity for m in mentions if lo <= m.start < hi}
         together = _TOGETHER_ANY.search(text, lo, hi)
         if together and len(group) < 2 and len(set(others) - {None}) + (entity is not None) > 1:

@@ -158,7 +158,8 @@ ADVICE = re.compile(
     r"suggested|suggests|worth|prefer|need to|needs to|must|ought|plan to|aim to|let's|we'll|i'd|advisable|"
     r"propose|proposed|opportunity|option|options|candidate|if|unless|whether|intend|want to|going forward|"
     r"next step|next steps|to-do|todo|action item|please|make sure|ensure|keep an eye|monitor|revisit|reassess|"
-    r"re-run|rerun|check|confirm|document|discuss|schedule|set up|track|next|upcoming|in the coming)\b",
+    r"re-run|rerun|check|confirm|document|discuss|schedule|set up|track|next|upcoming|in the coming|"
+    r"proceed to|progress to|advance to|move (?:her|him|them|the candidate) to|probe|ask about|dig into)\b",
     re.IGNORECASE,
 )
 IMPERATIVE_START = re.compile(
@@ -181,6 +182,8 @@ UNSEEN = re.compile(
     r"|not\s+(?:visible|evidenced|shown)|not\s+on\s+(?:the|her|his|my|your)\s+(?:cv|résumé|resume)"
     r"|(?:didn't|did\s+not|haven't|have\s+not)\s+(?:claim|add|include|invent)(?:ed)?"
     r"|(?:doesn't|does\s+not|don't|do\s+not)\s+(?:mention|show|list|cover)"
+    r"|\b(?:has|have|had|shows?|lists?|mentions?)\s+no\b"  # "The CV has no reconciliation or settlement work"
+    r"|^\W*(?:and|or|nor)\s+any\b"  # "… can't see X — … — and any settlement work": the list goes on
     # what the job ad asks for is the ad's, not the candidate's: "the ad also talks about reconciliation"
     r"|the\s+(?:job\s+)?(?:ad|advert|advertisement|posting|listing)\s+(?:also\s+)?(?:talks\s+about|mentions|asks\s+for"
     r"|wants|lists|calls\s+for|expects|requires))\b",

@@ -193,6 +193,17 @@ _AFTER_GAP = re.compile(
 )
 # "| **2M/day** | events through the tracking service |": a figure's cell, then the cell saying what it counts
 _CELL_GAP = re.compile(r"(?:/\w+)?[*_]{0,2}\s*\|\s*(?:of\s+)?(?:the\s+|its\s+|a\s+)?")
+_OF_TOTAL = re.compile(  # "… 90 % of the total", "nine-tenths of the portfolio total"
+    r"\s*(?:per\s*cent|percent)?\s*of\s+(?:the\s+|its\s+|our\s+|your\s+)?(?:portfolio(?:['’]s)?\s+)?"
+    r"(?:total|whole|overall)\b(?!\s+(?:value|cost|portfolio|book))",
+    re.IGNORECASE,
+)
+_SHARE_GAP = re.compile(  # "gain of US$46,142.50 (480.03 per cent) is roughly", "gain is ~"
+    r"(?:\s+of)?\s*(?:(?:US)?[$€£]\s?[\d,.]+\s*[kK]?)?\s*(?:\([^()]*\))?\s*,?"
+    r"(?:\s*(?:is|are|was|makes?\s+up|made\s+up|accounts?\s+for|represents?|comes?\s+to|amounts?\s+to|around|"
+    r"about|roughly|nearly|almost|some|~|≈))*\s*",
+    re.IGNORECASE,
+)
 _POSSESSED = re.compile(r"['’]s\s+(?:~|≈|about|around|roughly|nearly|almost|only|just)?\s*")  # "Apple's ~40.6%"
 _POSSESSIVE_GAP = re.compile(r"[\s:=(-]{0,3}(?:of|in|on)\s+(?:our|their|her|his|your|my)\s+")
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)

@@ -14,7 +14,7 @@ from .patterns import _CLAUSE, _LIST_SEP, _PAREN, _POSSESSIVE
 # "my first job", "her first developer role", "the earliest position she held"
 _FIRST_OF_RECORD = re.compile(  # also a label: "First role: Copperleaf Studio, Leeds, September 2015"
     r"\b(?:(?:my|her|his|their|the)\s+(?:very\s+)?(?:first|earliest)\s+(?:[a-z-]+\s+){0,2}?(?:job|role|position|employer)\b"
-    r"|(?:^|(?<=[\[(*_:]\s)|(?<=[\[(*_]))(?:first|earliest)\s+(?:job|role|position|employer)(?=\s*[:—–-]))",
+    r"|(?:^|(?<=[\[(*_:]\s)|(?<=[\[(*_]))(?:first|earliest)\s+(?:job|role|position|employer)(?=\s*[:—–|-]))",
     re.IGNORECASE,
 )
 

@@ -55,6 +55,8 @@ _SUMMED = re.compile(
 )
 
 
+_SOME_OF = re.compile(r"\s+(?:some|part|a\s+(?:small\s+|little\s+)?(?:part|portion|bit|slice|piece))\s+of\s+"
+                      r"(?:it|them|the\s+position|the\s+holding|the\s+stake)\b", re.IGNORECASE)
 _AT_PRICE = re.compile(r"\s+(?:shares\s+)?at\s+(~?\s*[$€£]\s?\d[\d,.]*)")
 _TERM_DEFINED = re.compile(r"\s+(?:is|means|refers\s+to|just\s+means)\b", re.IGNORECASE)
 _THE_NOUN = re.compile(r"(?<!\bis\s)(?<!\bwas\s)(?<!['’]s\s)\bthe\s+$", re.IGNORECASE)  # not "Apple is the …"
@@ -151,7 +153,7 @@ class Relations(Ranks, Figures):
                 entity = target.entity
             else:
                 obj = re.match(
-                    r"\s*(?:\w+ly\s+)?(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
+                    r"\s*(?:\w+ly\s+)?(?:of\s+)?(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
                     r"a\s+couple\s+of|a\s+handful\s+of|a\s+modest|modestly|selectively|another\s+[\w-]+|"
                     r"[\w-]+\s+more|an?\s+(?:extra|further)\s+[\w-]+)\s+(?:of\s+)?)?(?:the|its|it|"
                     r"our|your|my|this|that|them|back|down)?\s*(\w+)?",
@@ -163,14 +165,17 @@ class Relations(Ranks, Figures):
                     r"as|on weakness|on dips|to (?:bank|lock|take|book|realise|realize|capture|secure))\b)",
                     text[m.end() :],
                 )
-                if (word == "" and not ends) or (
+                pronoun = bool(obj and re.search(r"\b(?:it|them)\s*$", obj.group(0)))  # "sell all of it."
+                if (word == "" and not ends and not pronoun) or (
                     word
                     and word not in _OBJECT_WORDS
                     and not ends
                     and not (self.subject_re and self.subject_re.fullmatch(word))
                 ):
                     continue
-                entity = self._entity_for(text, m.start(), mentions, scope)
+                # "Trim it, deal with Microsoft": "it" is a holding named before, not after
+                before = [x for x in mentions if x.end <= m.start()] if pronoun and word == "" else mentions
+                entity = self._entity_for(text, m.start(), before, scope)
             if entity is None or entity not in self.ev.allowed:
                 continue
             if target is not None and self._paid(text, target.end, entity):
@@ -184,6 +189,8 @@ class Relations(Ranks, Figures):
                 ),
                 actions,
             )
+            if target is None and _SOME_OF.match(text, m.end()):  # "so we'll sell a small part of it": a trim
+                actions = list(dict.fromkeys(actions + self._partial(m.group(0))))
             if target is not None:  # "sell 79 Apple shares" of 250: a part, as "sell some" is
                 gap = text[m.end() : target.start]
                 actions = list(dict.fromkeys(actions + self._part_of(gap, entity, m.group(0))))
