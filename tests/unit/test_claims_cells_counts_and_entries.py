@@ -206,3 +206,20 @@ def test_a_recruiters_decision_probe_or_absence_claims_nothing(resume_verifier: 
     ledger = build_ledger(text, resume_verifier)
     assert not ledger.contradicted and not ledger.unverifiable, text
     assert status_of(resume_verifier, "She has led reconciliation work at Brightline.") is Status.UNVERIFIABLE
+
+
+def test_a_figure_before_one_its_sentence_later_implies_is_that_holdings(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "It is — 241.97% on cost, and 47.52% a year annualised.",
+                "It is — 251.97% on cost, and 47.52% a year annualised.")
+
+
+def test_a_plan_of_a_few_weeks_claims_no_holding_period(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "We give it two weeks.", "Microsoft has been held two weeks.")
+
+
+def test_a_hedged_from_figure_and_a_requirement(resume_verifier: Verifier) -> None:
+    cut = "Lowered monthly cloud spend by 35% — from roughly {} to $65k a month, or $420,000 a year."
+    assert status_of(resume_verifier, cut.format("$100k")) is Status.SUPPORTED  # $1.2M a year before the cut
+    assert status_of(resume_verifier, cut.format("$120k")) is not Status.SUPPORTED
+    assert_pair(resume_verifier, "Matches the role: more than the 7 years asked for, and Kubernetes.",
+                "She has 7 years of experience.")

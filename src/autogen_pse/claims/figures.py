@@ -21,6 +21,7 @@ from .patterns import (
     _OVER_CAP,
     _PAREN,
     _RATING,
+    _REQUIRED,
     _SCORE_AFTER,
     _SCORE_BEFORE,
     _STRONG,
@@ -117,6 +118,8 @@ class Figures(Binding, Derived, Counts):
         if _UNROUNDED.match(text, q.end):
             return Finding(kind="figure", text=q.text, status=Status.NONE,
                            note=f"{q.text}: working before rounding"), []
+        if _REQUIRED.match(text, q.end):
+            return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a requirement"), []
         if _DENIED.search(text, max(0, q.start - 30), q.start):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a figure denied"), []
         if unit == "count" and _UNIT_NOUNS.match(text[q.end :]):
@@ -321,7 +324,9 @@ class Figures(Binding, Derived, Counts):
         if elsewhere:
             note += f"; {q.text} is {elsewhere[0].id}"
         status = Status.NONE if _HYPOTHETICAL.search(text) else Status.CONTRADICTED  # a hypothesis claims nothing
-        unnamed = entity is None and not mentions and _elliptical(text) and [
+        # (or written to every digit: "It is — 241.97% on cost", "241.97%" being Amazon's to the digit)
+        loose = _elliptical(text) or (precise(q) and not _GLOBAL_NEAR.search(text))
+        unnamed = entity is None and not mentions and loose and [
             f for m in metrics for f in self.ev.facts
             if f.metric == m.name and f.entity and f.unit in compatible and matches(q, f.value)]
         if status is Status.CONTRADICTED and unnamed:  # "Gain about forty-six thousand one hundred.": a reply

@@ -261,12 +261,15 @@ _MARKERS = re.compile(
 )
 
 
+_PAIR_HEDGE = r"(?:(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|just\s+(?:over|under))\s+)?"
+
+
 def _pair_role(text: str, q: Quantity) -> str:
     """ "from" / "to" when ``q`` is one end of "from A to B" (or "A → B"), else ""."""
-    before = text[max(0, q.start - 12) : q.start]
-    if re.search(r"\bfrom\s*[~≈]?\s*$", before):
+    before = text[max(0, q.start - 24) : q.start]  # "from roughly $100k to $65k a month"
+    if re.search(rf"\bfrom\s*[~≈]?\s*{_PAIR_HEDGE}$", before):
         return "from"
-    if re.search(r"(?:\bto|→|->)\s*[~≈]?\s*$", before) and re.search(
+    if re.search(rf"(?:\bto|→|->)\s*[~≈]?\s*{_PAIR_HEDGE}$", before) and re.search(
         r"\bfrom\b|→|->", text[max(0, q.start - 70) : q.start]
     ):
         return "to"
@@ -354,6 +357,11 @@ _SCORE_AFTER = re.compile(r"\s*(?:/|out\s+of\s+)(?:5|10|100)\b(?![.,]\d)|\s*(?:s
 _UNROUNDED = re.compile(r"\s*(?:sh|shares?|units?)?\s*(?:and\s+)?(?:I\s+)?rounded\b", re.IGNORECASE)
 _DENIED = re.compile(  # "about forty-four percent, not thirty-five": the figure after "not" is one denied
     r"(?:[,;—–]\s*(?:and\s+|but\s+)?not|\b(?:rather\s+than|instead\s+of))\s+(?:the\s+)?(?:about\s+|around\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+_REQUIRED = re.compile(  # "more than the 7 years asked for": the job ad's requirement, not the candidate's figure
+    r"\s*(?:years?\s+)?(?:(?:of\s+experience\s+)?(?:asked\s+for|required|requested)\b|(?:that\s+|which\s+)?the\s+"
+    r"(?:role|job|ad|advert|posting|spec|listing)\s+(?:asks|wants|requires|calls)\b)",
     re.IGNORECASE,
 )
 _OVER_CAP = re.compile(r"\s*[▲↑▼↓]\s*(?:vs\.?\s*)?(?:the\s+)?(?:cap|limit)\b", re.IGNORECASE)

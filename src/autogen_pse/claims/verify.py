@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from .arithmetic import check_computations
 from .binding import aside_before
@@ -158,6 +159,15 @@ class Verifier(Relations, Statements):
 
     # --- the unit ----------------------------------------------------------------------------
 
+    def _retry(
+        self, args: tuple[Any, ...], implied: str, finding: Finding, named: list[Metric]
+    ) -> tuple[Finding, list[Metric]]:
+        """``finding`` for a figure of no entity, or the implied entity's when that supports it."""
+        text, q, spans, qs, prev, paired, others, mentions, column, header = args
+        retry, retry_named = self._figure(text, q, implied, spans, qs, prev, paired, others=others,
+                                          mentions=mentions, column=column, named=header)
+        return (retry, retry_named) if retry.status is Status.SUPPORTED else (finding, named)
+
     def verify(
         self,
         claim: Claim,
@@ -221,6 +231,7 @@ class Verifier(Relations, Statements):
         metric_pairs = self._pair_metrics(text, quantities, metric_spans)
         prev: tuple[Quantity, list[Metric]] | None = None
         implied: str | None = None  # the one entity whose facts support this sentence's figures so far
+        pending: list[tuple[int, tuple[Any, ...]]] = []  # figures of no entity to retry once one is implied
         for i, q in enumerate(quantities):
             if i in used:
                 continue
@@ -274,15 +285,15 @@ class Verifier(Relations, Statements):
                 column=column,
                 named=header_metrics or ([metric_pairs[i]] if i in metric_pairs else None),
             )
-            if entity is None and implied and finding.status in (Status.CONTRADICTED, Status.UNVERIFIABLE):
+            if entity is None and finding.status in (Status.CONTRADICTED, Status.UNVERIFIABLE):
                 # the sentence names no entity, but its other figures are one entity's: "… from 45 minutes
-                # to 6 minutes (a cut of roughly 87%)"
-                retry, retry_named = self._figure(
-                    text, q, implied, metric_spans, quantities, prev, i in bindings, others=others,
-                    mentions=mentions, column=column, named=header_metrics or None,
-                )  # fmt: skip
-                if retry.status is Status.SUPPORTED:
-                    finding, named = retry, retry_named
+                # to 6 minutes (a cut of roughly 87%)", "It is — 241.97% on cost, and 47.52% a year"
+                args = (text, q, metric_spans, quantities, prev, i in bindings, others, mentions, column,
+                        header_metrics or None)
+                if implied:
+                    finding, named = self._retry(args, implied, finding, named)
+                else:
+                    pending.append((len(findings), args))
             if entity is None and finding.status is Status.SUPPORTED:
                 owners = {self.fact_owner.get(e) for e in finding.evidence}
                 implied = owners.pop() if len(owners) == 1 else implied
@@ -293,6 +304,8 @@ class Verifier(Relations, Statements):
                 excuse_projected([finding])
             findings.append(finding)
             prev = (q, named)
+        for at, args in pending:  # an entity the sentence's later figures imply
+            findings[at] = self._retry(args, implied, findings[at], [])[0] if implied else findings[at]
         findings += self._dates(text, dates, mentions, scope, advice)
         if not quantities:
             findings += self._directions(text, mentions, scope, advice)
@@ -417,7 +430,8 @@ _NICE_TO_HAVE = re.compile(r"nice[- ]to[- ]haves?", re.IGNORECASE)
 # "GOOG: review in 4 weeks", "check again within a month": when, not how long something was
 _PLAN_BEFORE = re.compile(
     r"\b(?:review|revisit|reassess|re-?check|check|look|re-?evaluate|reconsider)\w*(?:\s+(?:it|again|back|this|them))?"
-    r"\s+(?:in|within|after)\s+(?:another\s+|the\s+next\s+|about\s+|~)?$",
+    r"\s+(?:in|within|after)\s+(?:another\s+|the\s+next\s+|about\s+|~)?$"
+    r"|\b(?:give|giving)\s+(?:it|them|this|that)\s+(?:another\s+|a\s+further\s+|about\s+)?$",  # "We give it two weeks."
     re.IGNORECASE,
 )
 _NO_LIST = re.compile(r"\bno\s+(?:[\w-]+(?:\s+or\s+|\s*,\s*|\s+and\s+|\s*/\s*)){0,3}$", re.IGNORECASE)
