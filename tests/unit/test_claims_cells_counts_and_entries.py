@@ -223,3 +223,25 @@ def test_a_hedged_from_figure_and_a_requirement(resume_verifier: Verifier) -> No
     assert status_of(resume_verifier, cut.format("$120k")) is not Status.SUPPORTED
     assert_pair(resume_verifier, "Matches the role: more than the 7 years asked for, and Kubernetes.",
                 "She has 7 years of experience.")
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("By cost, GOOG is actually our largest position.", "By cost, AAPL is actually our largest position."),
+        ("Median annualised vol (36 monthly returns) is about 37%.",
+         "Median annualised vol (36 monthly returns) is about 45%."),
+        ("The average drawdown is about -54%.", "The average drawdown is about -40%."),
+    ],
+)
+def test_a_ranking_by_a_fronted_measure_and_a_median_of_the_holdings(
+    portfolio_verifier: Verifier, good: str, bad: str
+) -> None:
+    assert status_of(portfolio_verifier, good) is Status.SUPPORTED
+    assert_pair(portfolio_verifier, good, bad)
+
+
+def test_an_actions_cell_with_its_amount_is_checked(portfolio_verifier: Verifier) -> None:
+    table = "| Sym | Trigger | Action |\n|---|---|---|\n| AAPL | overweight | TRIM 79 |\n| MSFT | stop-loss | {} |\n"
+    assert_pair(portfolio_verifier, table.format("SELL (all 600)"), table.format("BUY ~$5k"))
+    assert_pair(portfolio_verifier, table.format("SELL"), table.replace("TRIM 79", "SELL 100").format("SELL"))

@@ -194,8 +194,9 @@ def test_constants_of_formulas_are_no_claims(portfolio_verifier: Verifier, text:
          "- Built Flask and React web applications for 12 clients (see note 3).\n\n"
          "[^3]: CV figures: 35% of monthly cloud spend, $240,000 a year, at Brightline.\n"),
         # a profile link's text names where her code is, not a skill; a tool list's link is a skill
+        # (GitLab: none of hers; GitHub is, as the family of her GitHub Actions)
         ("Code: [GitHub profile][gh]\n\n[gh]: https://github.com/elena-marsh-example\n",
-         "- Tools: [GitHub](https://github.com), Jenkins, Gradle\n"),
+         "- Tools: [GitLab](https://gitlab.com), Jenkins, Gradle\n"),
         # a recruiter's scorecard: ratings are judgements, the evidence beside them is checked
         ("| Requirement | Rating | Evidence from CV |\n|---|---|---|\n"
          "| Payments | 4 | Designed an idempotent payments API in Go handling 1,200 requests per second at peak. |\n"

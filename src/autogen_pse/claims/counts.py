@@ -21,7 +21,7 @@ _LISTED_SUBJECT = re.compile(r"((?:[A-Z][\w.&]*(?:\s*,\s*|\s+and\s+|\s*&\s*))+[A
 _GROUP_BOUND = re.compile(  # "four of the five holdings have fallen more than …"
     r"\b(?P<n>[\w-]+)\s+(?:out\s+)?of\s+(?:the\s+|your\s+|our\s+|my\s+|its\s+|them\b)?\s*(?:\w+\s+)?"
     r"(?:holdings?|positions?|stocks?|names?|shares?)?\b[^.;:]{0,50}?"
-    r"\b(?P<cmp>more than|over|at least|less than|under|above|below|beyond|in excess of)\s*"
+    r"\b(?P<cmp>more than|over|at least|less than|under|above|below|beyond|in excess of|deeper than|worse than)\s*"
     r"(?:about\s+|roughly\s+|around\s+|~\s*)?$",
     re.IGNORECASE,
 )
@@ -210,7 +210,8 @@ class Counts(VerifierState):
         values = {f.entity: abs(f.value) for e in self.owners for f in self._facts(e, unit)
                   if f.metric == name and f.entity is not None}
         below = bound.group("cmp").lower() in ("less than", "under", "below")
-        passing = sorted(e for e, v in values.items() if (v < q.value if below else v > q.value))
+        level = abs(q.value)  # "worse than -50%": the size of the fall
+        passing = sorted(e for e, v in values.items() if (v < level if below else v > level))
         if not values:
             return None
         return checked("figure", q.text, len(passing) == n, [f"{e}.{name}" for e in passing],

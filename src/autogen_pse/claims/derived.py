@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import statistics
 
 from .catalogue import Mention
 from .evidence import FactValue, Metric
@@ -21,6 +22,9 @@ _RELATIVE = re.compile(
     r"[^.;,]{0,20}?\b(?:of|as|than)\b|as\s+[\w-]+\s+as\b|more\s+than\b|that\s+of\b|than\b|as\b)",
     re.IGNORECASE,
 )
+
+
+_AGGREGATE = re.compile(r"\b(median|average|mean|avg\.?)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 
 
 class Derived(VerifierState):
@@ -122,3 +126,27 @@ class Derived(VerifierState):
                 gap = abs(a.value - b.value)
                 out.append(FactValue(id=f"{a.id}−{b.id}", metric=name, unit=a.unit, value=gap, display=f"{gap:.2f}"))
         return out
+
+    def _aggregate(
+        self, text: str, lo: int, q: Quantity, spans: list[tuple[int, int, Metric]], metrics: list[Metric]
+    ) -> Finding | None:
+        """ "Median annualised vol … is about 37%", "the average drawdown is −53%": the median or mean
+        of the entities' facts of the metric the word qualifies."""
+        for s, _e, metric in spans:
+            word = _AGGREGATE.search(text, max(lo, s - 30), s)
+            if word is None or s >= q.start or word.end() > s or q.unit not in metric.units \
+                    or (metrics and metric not in metrics) or any(
+                    a <= word.start() and b >= s for a, b, _m in spans):  # (not "your average cost of $39.81")
+                continue
+            values = sorted(f.value for f in self.ev.facts
+                            if f.metric == (metric.same_as or metric.name) and f.entity is not None
+                            and f.unit in ("pct", "money", "ratio", "days"))
+            if len(values) < 3:
+                continue
+            kind = word.group(1).lower()
+            value = statistics.median(values) if kind == "median" else statistics.fmean(values)
+            kind = "median" if kind == "median" else "mean"
+            return Finding(kind="figure", text=q.text,
+                           status=Status.SUPPORTED if matches(q, value) else Status.CONTRADICTED,
+                           note=f"the {kind} {metric.name} of the {len(values)} is {value:,.2f}")
+        return None

@@ -208,7 +208,7 @@ class Figures(Binding, Derived, Counts):
             return Finding(
                 kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a bound for several holdings"
             ), metrics
-        bounded = self._group_bound(text, lo, q, metrics)
+        bounded = self._group_bound(text, lo, q, metrics) or self._aggregate(text, lo, q, spans, metrics)
         if bounded is not None:  # "four of the five have fallen more than half from a peak"
             return bounded, metrics
         group = {m.entity for m in mentions if lo <= m.start < hi}

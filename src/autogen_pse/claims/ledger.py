@@ -24,7 +24,8 @@ from .verify import Verifier
 MAX_LISTED = 8
 _COLUMN_ALIASES = {
     "holding": "symbol", "ticker": "symbol", "stock": "symbol", "position": "symbol", "security": "symbol",
-    "company": "symbol", "name": "symbol", "asset": "symbol", "trade": "action", "recommendation": "action",
+    "company": "symbol", "name": "symbol", "asset": "symbol", "sym": "symbol", "sym.": "symbol", "tkr": "symbol",
+    "trade": "action", "recommendation": "action",
     "verdict": "action",
     "proposed action": "action", "quantity": "amount", "size": "amount", "units": "amount", "shares": "amount",
 }  # fmt: skip

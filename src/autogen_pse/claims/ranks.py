@@ -68,7 +68,7 @@ class Ranks(Binding):
                 and not re.search(r"(?:portfolio|book|fund)['’]s\s*$", before, re.IGNORECASE)
             ):
                 continue  # "IBM's worst drawdown" is IBM's own figure, not a ranking
-            metric = self._qualified(text, m.end(), metric)  # "the best performer on an annualised basis"
+            metric = self._qualified(text, m.end(), metric, fronted=bool(of_holdings))  # "… on an annualised basis"
             n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
             # "Highest vol is AMZN (…), deepest drawdown is MSFT": the name right after the ranking
             named = next((x for x in mentions if x.start >= m.end()
@@ -145,14 +145,18 @@ class Ranks(Binding):
                 run.append(x)
         return {x.entity for x in run}
 
-    def _qualified(self, text: str, end: int, metric: Metric) -> Metric:
+    def _qualified(self, text: str, end: int, metric: Metric, *, fronted: bool = False) -> Metric:
         """The metric a ranking is qualified by right after it ("best performer on an annualised basis",
-        "largest by value"), when that metric has facts to rank; else ``metric``."""
-        for s, _e, other in self._metric_spans(text):
+        "largest by value") or, for a ranking of positions, at the head of its sentence ("By cost, GOOG is our
+        largest position"),
+        when that metric has facts to rank; else ``metric``."""
+        for s, e, other in self._metric_spans(text):
             if (
                 other.name != metric.name
                 and other.scope == "entity"
-                and re.fullmatch(r"\s*(?:on|by|in|for|per)\s+(?:an?\s+|the\s+|its\s+)?", text[end:s])
+                and (re.fullmatch(r"\s*(?:on|by|in|for|per)\s+(?:an?\s+|the\s+|its\s+)?", text[end:s])
+                     or (fronted and re.fullmatch(r"\W*(?:(?:by|in|on)\s+(?:the\s+)?)?", text[:s], re.IGNORECASE)
+                         and text[e : e + 1] == ","))
                 and any(f.metric == other.name for f in self.ev.facts)
             ):
                 return other

@@ -73,6 +73,8 @@ class Relations(Ranks, Figures):
         out = []
         if row is not None:
             action = re.sub(r"[*_`]", "", row.get("action", "")).strip().upper()
+            lead = re.match(r"([A-Z]+)\b(?=[\s(:—–-]+(?:[~≈]?\s*[$€£]?\d|ALL\b|PART))", action)
+            action = lead.group(1) if lead and lead.group(1) in self.ev.actions else action  # "TRIM 79", "SELL (all)"
             symbol = re.sub(r"[*_`$]", "", row.get("symbol", "")).strip()
             named = self.catalogue.find(row.get("symbol", ""))
             if action in self.ev.actions and named:
