@@ -245,3 +245,30 @@ def test_an_actions_cell_with_its_amount_is_checked(portfolio_verifier: Verifier
     table = "| Sym | Trigger | Action |\n|---|---|---|\n| AAPL | overweight | TRIM 79 |\n| MSFT | stop-loss | {} |\n"
     assert_pair(portfolio_verifier, table.format("SELL (all 600)"), table.format("BUY ~$5k"))
     assert_pair(portfolio_verifier, table.format("SELL"), table.replace("TRIM 79", "SELL 100").format("SELL"))
+
+
+def test_a_judgement_of_the_fit_with_the_ad_is_no_superlative_claim(resume_verifier: Verifier) -> None:
+    assert_pair(resume_verifier, "The kafka story is the best match in the whole application.",
+                "She is the best engineer at Brightline.")
+    assert_pair(resume_verifier, "Terraform is the only nice-to-have she has.",
+                "She was the first engineer at Brightline.")
+
+
+PDF_HEAD = """\
+Elena Marsh · Senior Backend Engineer · Manchester
+elena.marsh@example.com · +44 7700 900123
+Summary Backend engineer, 9 years, Python and Go; payments and logistics platforms.
+Experience
+Brightline Payments Ltd — Senior Backend Engineer
+Mar 2020 – Present
+Led the migration of 14 Python services from a monolith to Kubernetes on AWS.
+"""
+
+
+def test_a_heading_run_into_its_line_and_a_sought_roles_caption(resume_checker: Checker) -> None:
+    assert "titles" not in _errors(resume_checker, PDF_HEAD)
+    assert "titles" in _errors(resume_checker, PDF_HEAD.replace("Summary Backend engineer", "Summary Principal engineer"))
+    caption = "POSITION\nStaff Backend Engineer, Payments Platform\n\n"
+    held = PDF_HEAD.replace("elena.marsh@example.com · +44 7700 900123\n", "elena.marsh@example.com\n" + caption)
+    assert "titles" not in _errors(resume_checker, held)  # the Europass headline: the job applied for
+    assert "titles" in _errors(resume_checker, held.replace("POSITION\n", ""))

@@ -17,6 +17,10 @@ _QUANTIFIER = re.compile(r"most\s+[a-z]+[^su\s]s")  # "most afternoons", "most t
 # "Most interested in payments infrastructure", "most at home in Go": a preference, not a ranking
 _FEELING = re.compile(r"most\s+(?:interested|keen|excited|passionate|comfortable|proud|drawn|enthusiastic|curious|"
                       r"happy|at)\b")
+# "the best match in the whole application", "the only nice-to-have she has": a judgement of the fit with
+# the job ad, not a claim about the record
+_FIT_WORDS = r"(?:match|fit|nice-to-haves?|must-haves?|requirements?|gaps?|overlap)"
+_FIT = re.compile(rf"(?:\s+[\w-]+)?\s+{_FIT_WORDS}\b|(?<=\s){_FIT_WORDS}$", re.I)
 _PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+(?:am|are|is|was|were))?\s+$")
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
 _IDIOM = re.compile(r"contract\s+notes?\b|split\s+(?:portfolio|picture|decision|verdict|result|view|book)\b", re.I)
@@ -129,7 +133,8 @@ class Statements(VerifierState):
         out = []
         for m in _SUPERLATIVE.finditer(text):
             phrase = " ".join(m.group(0).lower().split())
-            if _QUANTIFIER.fullmatch(phrase) or _FEELING.match(phrase) or (
+            fit = _FIT.match(text, m.end()) or _FIT.search(phrase)
+            if _QUANTIFIER.fullmatch(phrase) or _FEELING.match(phrase) or fit or (
                 phrase.startswith("most ") and _PRONOUN_BEFORE.search(text, 0, m.start())
             ):
                 continue  # "most afternoons", "what I most enjoy", "I'm most keen": how many, how much — no ranking

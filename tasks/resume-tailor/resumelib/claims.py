@@ -565,7 +565,7 @@ def _known_name(model: CvModel, name: str) -> bool:
 
 _PERSONAL = re.compile(r"(?:I|I['’]m|I['’]ve|I\s+am|She|He|She['’]s|He['’]s|We|My|Her|His)\s", re.IGNORECASE)
 _TARGET_ROLE = re.compile(
-    r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)\s+for\b[^:]{0,20}:?"
+    r"\b(?:prepared|submitted|applying|application|shortlisted|candidate|tailored)(?:\s+for\b[^:]{0,20}:?|\s*:)"
     r"|\b(?:target\s+)?role(?:\s*[:|]|[ \t]{3,})"
     r"|\b(?:target|goal|seeking|desired|next)(?:\s+(?:role|position|job))?(?:\s+title)?\s*[:—–]"
     r"|\bposition\s*[:|]|\bapplying\s+to\b|\b(?:subject|re|objective|requisition|vacancy)\s*:|\bapply\s+for\b"
@@ -580,6 +580,8 @@ _VALEDICTION = re.compile(
     r"|best\s+wishes|sincerely|respectfully|cheers|best|many\s+thanks|thanks)\W*",
     re.IGNORECASE,
 )
+_SOUGHT_CAPTION = re.compile(r"\b(?:POSITION|JOB APPLIED FOR|PREFERRED JOB|DESIRED (?:JOB|ROLE|POSITION)|TARGET ROLE)"
+                             r"\W*$")
 # a memo's header names its writer and addressee ("From: Engineering Manager, Brightline"), not the candidate
 _MEMO_FIELD = re.compile(r"(?:from|to|cc|signed|referee)\s*:", re.IGNORECASE)
 
@@ -602,6 +604,8 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
         # "Tidewater Financial — Payments Platform\nStaff Backend Engineer · interview loop": the job sought
         sought = bool(company) and company.lower() in above.lower() and \
             norm_title(re.split(r"\s*[·,|—–(]\s*", text)[0]) == target
+        # a form's caption over the value: Europass "<Label>POSITION</Label>" (the job applied for)
+        sought = sought or any(_SOUGHT_CAPTION.search(clean_inline(lines[j])) for j in range(max(sec.start, i - 4), i))
         if _TARGET_ROLE.search(text) or (company and company.lower() in text.lower()) or sought:
             # "Prepared for: Tidewater Financial, Staff Backend Engineer", "Curriculum Vitae – Staff Backend
             # Engineer, Payments Platform (Tidewater Financial)": the job sought, not held
@@ -613,6 +617,8 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
         text = re.sub(r"\s*\([^)]*\)", "", text)  # "Senior Backend Engineer (Payments · Platform)"
         for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+", whole)):
             part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"
+            part = re.sub(r"^(?:summary|profile|objective|about)\s+(?=[A-Z])", "", part, flags=re.IGNORECASE)
+            # ("Summary Backend engineer, 9 years": a heading run into its first line)
             part = re.sub(r"\s+(?:for|with|in|focused\s+on|specialising\s+in)\s+[a-z].*$", "", part)  # "… for payments"
             if part[:1].islower() or re.match(r"(?:holds?|has|earned|advance)\b", part, re.IGNORECASE):
                 continue  # "holds the CKAD and the AWS Solutions Architect", "advance to the hiring manager …"
