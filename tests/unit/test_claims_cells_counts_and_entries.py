@@ -272,3 +272,43 @@ def test_a_heading_run_into_its_line_and_a_sought_roles_caption(resume_checker: 
     held = PDF_HEAD.replace("elena.marsh@example.com · +44 7700 900123\n", "elena.marsh@example.com\n" + caption)
     assert "titles" not in _errors(resume_checker, held)  # the Europass headline: the job applied for
     assert "titles" in _errors(resume_checker, held.replace("POSITION\n", ""))
+
+
+ENTRY = ("**January 2007 — Amazon.** 100 shares at $37.67, now $128.82. That's 47.52% a year, the fastest "
+         "compounding in the portfolio — faster than Apple, even though Apple's total percentage gain is about twice "
+         "as large. The price of that speed: 48.04% volatility, the highest here. It's the smallest holding at 10.13%.")
+
+
+def test_a_holding_named_after_a_clause_break_or_in_a_concession_is_not_the_entrys(
+    portfolio_verifier: Verifier,
+) -> None:
+    from autogen_pse.claims import build_ledger
+
+    ledger = build_ledger(ENTRY, portfolio_verifier)
+    assert not ledger.contradicted, [c.text for c in ledger.contradicted]
+    assert_pair(portfolio_verifier, ENTRY, ENTRY.replace("48.04% volatility", "47.12% volatility"))  # Apple's
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("### AMZN — Amazon\n- Annualised return of 47.52% — the best in the portfolio.",
+         "### AMZN — Amazon\n- Annualised return of 47.52% — the second-best in the portfolio after Apple."),
+        ("IBM: drawdown of -36.35%, the mildest of the five.", "IBM: drawdown of -36.35%, the deepest of the five."),
+        ("Amazon: 48.04% volatility, the highest here.", "Amazon: 48.04% volatility, the lowest here."),
+    ],
+)
+def test_a_rank_written_after_a_figure_is_its_facts_rank(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+PROJECTS = """\
+## Selected Projects
+- **Idempotent payments API (Brightline):** Go service handling 1,200 requests/second at peak.
+- **Batch → streaming (Harbourside):** nightly jobs moved to Kafka, cutting data delays from a day to 15 minutes.
+"""
+
+
+def test_a_project_drawn_from_the_cvs_work_is_an_entry_of_record(resume_checker: Checker) -> None:
+    assert "entries" not in _errors(resume_checker, PROJECTS)
+    assert "entries" in _errors(resume_checker, PROJECTS.replace("Idempotent payments API", "Fraud detection engine"))

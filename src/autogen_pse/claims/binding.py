@@ -14,6 +14,7 @@ from .patterns import (
     _CELL_GAP,
     _CLAUSE,
     _COMPARED,
+    _CONCEDED,
     _LIST_SEP,
     _NEXT_FIGURE,
     _OF_TOTAL,
@@ -121,6 +122,14 @@ class Binding(VerifierState):
         return len(_CLAUSE.findall(text[lo:hi]))
 
     @staticmethod
+    def _aside(text: str, m: Mention) -> bool:
+        """Is ``m`` the other side of a comparison or of a concession ("than Apple", "even though Apple's …",
+        "second-best after Apple")?"""
+        return bool(_COMPARED.search(text, max(0, m.start - 20), m.start)
+                    or _CONCEDED.search(text, max(0, m.start - 60), m.start)
+                    or re.search(r"\b(?:after|behind)\s+(?:only\s+)?$", text[max(0, m.start - 16) : m.start]))
+
+    @staticmethod
     def _owner(text: str, pos: int, mentions: list[Mention]) -> str | None:
         """The entity whose possessive the figure at ``pos`` follows ("Apple's ~40.6%"), if any."""
         return next((m.entity for m in reversed(mentions) if m.end <= pos and _POSSESSED.fullmatch(text, m.end, pos)),
@@ -153,6 +162,9 @@ class Binding(VerifierState):
         # before were about, a holding named only after the figure is compared with it
         it_first = bool(scope) and bool(_IT_START.match(text) or _IT_BEFORE.search(text, max(0, pos - 30), pos)) \
             and all(m.start >= (end or pos) for m in mentions)
+        if scope and mentions and all(m.start >= (end or pos) and self._boundaries(text, pos, m.start)
+                                      and self._aside(text, m) for m in mentions):
+            return scope[-1]  # "**Amazon.** … 47.52% a year — faster than Apple, even though Apple's …": the entry's
         if len({m.entity for m in mentions}) == 1 and not it_first:
             return mentions[0].entity
         tagged = next(

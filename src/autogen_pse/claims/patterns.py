@@ -207,6 +207,7 @@ _SHARE_GAP = re.compile(  # "gain of US$46,142.50 (480.03 per cent) is roughly",
 _POSSESSED = re.compile(r"['’]s\s+(?:~|≈|about|around|roughly|nearly|almost|only|just)?\s*")  # "Apple's ~40.6%"
 _POSSESSIVE_GAP = re.compile(r"[\s:=(-]{0,3}(?:of|in|on)\s+(?:our|their|her|his|your|my)\s+")
 _COMPARATOR = re.compile(r"\s*(?:vs\.?|versus|against|compared (?:with|to)|instead of|rather than)\s*", re.IGNORECASE)
+_CONCEDED = re.compile(r"\b(?:even\s+though|although|though|whereas)\b[^,;:—.]*$", re.IGNORECASE)  # a concession
 _COMPARED = re.compile(  # a mention right after these is the other side of a comparison
     r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*|"
     r"beat|beats|beating|trails?|trailing|lags?|lagging|exceeds?|exceeding|overtak\w*|(?:a\s+touch\s+|just\s+)?(?:above|below)|"

@@ -10,6 +10,7 @@ from .evidence import FactValue, Metric
 from .lexicon import ORDINALS, tokens
 from .model import Finding, Status
 from .patterns import _CLAUSE, _LIST_SEP, _PAREN, _POSSESSIVE
+from .quantities import Quantity
 
 # "my first job", "her first developer role", "the earliest position she held"
 _FIRST_OF_RECORD = re.compile(  # also a label: "First role: Copperleaf Studio, Leeds, September 2015"
@@ -19,8 +20,40 @@ _FIRST_OF_RECORD = re.compile(  # also a label: "First role: Copperleaf Studio, 
 )
 
 
+# "48.04% volatility, the highest here", "47.52% — the second-best in the portfolio": a ranking of the figure's fact
+_AFTER_FIGURE = re.compile(
+    r"[^.;()]{0,40}?(?:[—–,:-]|\bis\b)\s*(?:the\s+)?(?:(?P<n>second|third|fourth|2nd|3rd|4th)[\s-]*)?"
+    r"(?P<word>best|worst|highest|lowest|largest|smallest|biggest|deepest|mildest|shallowest|fastest|slowest)\b"
+    r"(?=\s+(?:in\s+the\s+(?:portfolio|book|group)|of\s+the\s+(?:five|lot|group|bunch)|here|of\s+all|overall)\b|\s*[.;,)]|$)",
+    re.IGNORECASE,
+)
+_BY_SIZE = {"largest", "biggest", "deepest", "smallest", "mildest", "shallowest"}  # by magnitude
+_LEAST = {"worst", "lowest", "smallest", "mildest", "shallowest", "slowest"}
+
+
 class Ranks(Binding):
     """Rankings checked against the facts ranked by their metric (a part of the Verifier)."""
+
+    def _rank_of_figure(self, text: str, q: Quantity, supported: Finding, qs: list[Quantity]) -> Finding | None:
+        """ "Annualised return of 47.52% — the second-best in the portfolio after Apple": the rank the
+        words after a supported figure give its fact among the entities' facts of its metric."""
+        m = _AFTER_FIGURE.match(text, q.end)
+        fact = next((f for f in self.ev.facts if supported.evidence and f.id == supported.evidence[0]), None)
+        if m is None or fact is None or fact.entity is None or any(q.end <= o.start < m.start("word") for o in qs):
+            return None  # (not "Vol twenty-nine, drawdown sixty-three, the worst": the next figure's rank)
+        word = m.group("word").lower()
+        size = word in _BY_SIZE
+        ranked = sorted((f for f in self.ev.facts if f.metric == fact.metric and f.entity is not None),
+                        key=lambda f: abs(f.value) if size else f.value, reverse=word not in _LEAST)
+        n = next((v for k, v in ORDINALS.items() if (m.group("n") or "").lower() == k), 1)
+        ids = [f.entity for f in ranked]
+        if len(ids) < 3 or fact.entity not in ids:
+            return None
+        pos = ids.index(fact.entity) + 1
+        phrase = m.group(0)[m.start("word") - m.start() if not m.group("n") else m.start("n") - m.start():]
+        return Finding(kind="rank", text=phrase, status=Status.SUPPORTED if pos == n else Status.CONTRADICTED,
+                       evidence=[f.id for f in ranked[: max(n, 2)]],
+                       note=f"{fact.entity} is #{pos} by {fact.metric} ({ranked[0].entity} is #1)")
 
     def _ranks(self, text: str, mentions: list[Mention], scope: list[str]) -> list[Finding]:
         out: list[Finding] = []
@@ -73,7 +106,9 @@ class Ranks(Binding):
             # "Highest vol is AMZN (…), deepest drawdown is MSFT": the name right after the ranking
             named = next((x for x in mentions if x.start >= m.end()
                           and re.fullmatch(r"[*_\s]*(?:is|was|:|=)[*_\s]*", text[m.end() : x.start])), None)
-            entity = named.entity if named else self._entity_for(text, m.start(), mentions, scope)
+            ahead = [x for x in mentions if not (x.start >= m.end() and self._aside(text, x))]  # "second-best after
+            # Apple": Apple is ahead of what is ranked
+            entity = named.entity if named else self._entity_for(text, m.start(), ahead, scope)
             lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
             group = self._listed_around(text, m, [x for x in mentions if lo <= x.start < m.end() + 20])
             negated = [x for x in mentions if x.entity == entity and re.search(r"\bnot\s+$", text[: x.start])]

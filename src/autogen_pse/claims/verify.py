@@ -39,6 +39,7 @@ from .lexicon import (
 from .model import Claim, Finding, Status
 from .patterns import (
     _COMPARED,
+    _CONCEDED,
     _GLOBAL_NEAR,
     _MARKERS,
     _TOP_N,
@@ -303,6 +304,8 @@ class Verifier(Relations, Statements):
             if projected_column(column):  # "| PRO-FORMA MV |": after the proposed trades
                 excuse_projected([finding])
             findings.append(finding)
+            ranked = self._rank_of_figure(text, q, finding, quantities) if finding.status is Status.SUPPORTED else None
+            findings += [ranked] if ranked else []  # "47.52% — the second-best in the portfolio"
             prev = (q, named)
         for at, args in pending:  # an entity the sentence's later figures imply
             findings[at] = self._retry(args, implied, findings[at], [])[0] if implied else findings[at]
@@ -367,11 +370,13 @@ class Verifier(Relations, Statements):
 
     def subject_mentions(self, text: str) -> list[str]:
         """Owner mentions that may be what the next sentence's "it" is about: not the other side of
-        a comparison ("… compounded faster than Apple. It is also the most volatile …")."""
+        a comparison ("… compounded faster than Apple. It is also the most volatile …"), nor of a
+        concession ("…, even though Apple's total gain is larger")."""
         return [
             m.entity
             for m in self.catalogue.find(text)
             if m.entity in self.owners and not _COMPARED.search(text, max(0, m.start - 20), m.start)
+            and not _CONCEDED.search(text, max(0, m.start - 60), m.start)
         ]
 
     def source_figures(self, text: str, entity: str | None, prefix: str) -> list[FactValue]:

@@ -413,6 +413,13 @@ def entry_parts(text: str) -> list[str]:
     return [p.strip(" ,.") for p in re.split(r"\s+and\s+|;\s*|,\s+(?=[A-Z])", body) if p.strip(" ,.")]
 
 
+def _project_of_record(model: CvModel, text: str) -> bool:
+    """ "Idempotent payments API (Brightline): Go service handling …": a project drawn from the work the
+    CV describes — every word of its name is the CV's (its figures are the ledger's to check)."""
+    name = re.sub(r"\([^()]*\)", " ", re.split(r":\s|\s[—–]\s", text, maxsplit=1)[0])
+    return bool(re.search(r"[A-Za-z]", name)) and model.words_in_cv(re.sub(r"[→&/+]", " ", name))
+
+
 def _education_part(model: CvModel, text: str, line: int, out: list[Claim]) -> bool:
     """One degree (or certification) of a line listing several: supported by a CV entry?"""
     if model.item_supported("certifications", text):
@@ -677,7 +684,8 @@ def _analyse(artifact: str, model: CvModel) -> Analysis:
                 if sec.cls == "certifications" and _is_prose(text):  # "She also holds two certifications: …"
                     ok = _prose_education(model, text, block.first + 1, claims)
                 else:
-                    ok = all(model.item_supported(sec.cls, p) for p in entry_parts(text))
+                    ok = all(model.item_supported(sec.cls, p) for p in entry_parts(text)) or (
+                        sec.cls == "projects" and _project_of_record(model, text))
                 entries.append(OutEntry(sec.cls, block, text, ok))
                 claims.append(
                     Claim(
