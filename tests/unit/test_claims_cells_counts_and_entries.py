@@ -312,3 +312,12 @@ PROJECTS = """\
 def test_a_project_drawn_from_the_cvs_work_is_an_entry_of_record(resume_checker: Checker) -> None:
     assert "entries" not in _errors(resume_checker, PROJECTS)
     assert "entries" in _errors(resume_checker, PROJECTS.replace("Idempotent payments API", "Fraud detection engine"))
+
+
+def test_a_figure_tagged_with_its_holding_and_cents_on_the_dollar(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "Losses: −$5,312.40 on GOOG and −$6,606.00 on MSFT, so −$11,918.40 in total.",
+                "Losses: −$6,606.00 on GOOG and −$5,312.40 on MSFT, so −$11,918.40 in total.")
+    assert status_of(portfolio_verifier, "Our rules cap any single position at 30 cents on the dollar.") \
+        is Status.SUPPORTED
+    assert_pair(portfolio_verifier, "Apple is 44 cents on the dollar of the whole account.",
+                "Apple is 54 cents on the dollar of the whole account.")

@@ -135,6 +135,40 @@ class Binding(VerifierState):
         return next((m.entity for m in reversed(mentions) if m.end <= pos and _POSSESSED.fullmatch(text, m.end, pos)),
                     None)
 
+    @staticmethod
+    def _tagged(text: str, pos: int, end: int | None, mentions: list[Mention], *, strict: bool = False) -> str | None:
+        """The entity a figure is tagged with right after it: "48 % (the AMZN holding)", "3,712 days (MSFT, …)",
+        "$17.6k from Apple", "−$6,606.00 on MSFT", "two years as a Software Developer at Copperleaf" (and,
+        unless ``strict``, a name right after it: "79 shares Apple", which in a row may start the next item)."""
+        tagged = next(
+            (
+                m
+                for m in mentions
+                if re.fullmatch(r"[^\w(]{0,3}\(\s*(?:the\s+)?", text[end or pos : m.start])
+                # "48 % (the AMZN Holding)"
+                and re.match(r"\s*(?:holding|position|shares|stock)?\s*(?:\)|[,;:])", text[m.end :], re.I)
+                # ("3,712 days (MSFT, ~10.2 years)")
+            ),
+            None,
+        )
+        tagged = tagged or next(  # "about $17.6k from Apple and $17.3k from Microsoft"
+            (
+                m
+                for m in mentions
+                if end is not None
+                and re.fullmatch(  # "… for Apple", "47-48% for aapl/amzn" (a range's first end too)
+                    r"(?:\s*[-–]\s*[\d.,]+\s*%?)?\s+(?:from|in|of|for|at|on)\s+"
+                    + ("" if strict else r"|[\s-]*(?:units?|shares?|pieces?|pcs)?\s+"),
+                    text[end : m.start],
+                )
+            ),
+            None,
+        )
+        tagged = tagged or next(  # "just under two years as a Software Developer at Copperleaf Studio"
+            (m for m in mentions if end is not None and _AS_ROLE_AT.fullmatch(text[end : m.start])), None
+        )
+        return tagged.entity if tagged is not None else None
+
     def _entity_for(
         self, text: str, pos: int, mentions: list[Mention], scope: list[str], end: int | None = None
     ) -> str | None:
@@ -167,34 +201,9 @@ class Binding(VerifierState):
             return scope[-1]  # "**Amazon.** … 47.52% a year — faster than Apple, even though Apple's …": the entry's
         if len({m.entity for m in mentions}) == 1 and not it_first:
             return mentions[0].entity
-        tagged = next(
-            (
-                m
-                for m in mentions
-                if re.fullmatch(r"[^\w(]{0,3}\(\s*(?:the\s+)?", text[end or pos : m.start])
-                # "48 % (the AMZN Holding)"
-                and re.match(r"\s*(?:holding|position|shares|stock)?\s*(?:\)|[,;:])", text[m.end :], re.I)
-                # ("3,712 days (MSFT, ~10.2 years)")
-            ),
-            None,
-        )
-        tagged = tagged or next(  # "about $17.6k from Apple and $17.3k from Microsoft"
-            (
-                m
-                for m in mentions
-                if end is not None
-                and re.fullmatch(  # "… for Apple", "47-48% for aapl/amzn" (a range's first end too)
-                    r"(?:\s*[-–]\s*[\d.,]+\s*%?)?\s+(?:from|in|of|for|at)\s+|[\s-]*(?:units?|shares?|pieces?|pcs)?\s+",
-                    text[end : m.start],
-                )
-            ),
-            None,
-        )
-        tagged = tagged or next(  # "just under two years as a Software Developer at Copperleaf Studio"
-            (m for m in mentions if end is not None and _AS_ROLE_AT.fullmatch(text[end : m.start])), None
-        )
+        tagged = self._tagged(text, pos, end, mentions)
         if tagged is not None:  # "10.2y (MSFT)"
-            return tagged.entity
+            return tagged
         if it_first:
             return scope[-1]
         best, best_d, best_m = None, 10**9, None

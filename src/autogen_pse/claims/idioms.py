@@ -9,7 +9,8 @@ from dataclasses import replace
 from .quantities import Quantity
 
 _CENTS = re.compile(
-    r"(?:¢|\s*cents?)\s+(?:(?P<per>on|per|for)|of|in|out of)\s+(?:every|each|a|the)?\s*dollar\b"
+    # ("30 cents on the dollar": a share, as "of every dollar" is; "per dollar invested": a multiple)
+    r"(?:¢|\s*cents?)\s+(?:(?P<per>per|for)|on|of|in|out of)\s+(?:every|each|a|the)?\s*dollar\b"
     r"(?P<paid>\s+(?:(?:you|we|I)\s+)?(?:invested|put in|paid|spent)|\s+of cost)?",
     re.IGNORECASE,
 )

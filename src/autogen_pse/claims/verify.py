@@ -248,8 +248,8 @@ class Verifier(Relations, Statements):
                                               if m.end <= q.start and not (scope and aside_before(text, m, q.start))))
             if len({m.entity for m in mentions}) > 1:
                 others += [e for e in named_before if e != entity]  # a sentence walking through several
-            if self._owner(text, q.start, mentions) is not None:
-                others = []  # "against Apple's 40.6%": Apple's and no one else's
+            if self._owner(text, q.start, mentions) or self._tagged(text, q.start, q.end, mentions, strict=True):
+                others = []  # "against Apple's 40.6%", "−$6,606.00 on MSFT": that holding's and no one else's
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
             if q.unit == "count" and in_years_column(column, q):  # "| ≈ Years | 10.2 |"
                 q = replace(q, unit="years")
