@@ -321,3 +321,20 @@ def test_a_figure_tagged_with_its_holding_and_cents_on_the_dollar(portfolio_veri
         is Status.SUPPORTED
     assert_pair(portfolio_verifier, "Apple is 44 cents on the dollar of the whole account.",
                 "Apple is 54 cents on the dollar of the whole account.")
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("AAPL: OVERWEIGHT (+13.85 PTS OVER CAP)", "AAPL: OVERWEIGHT (+15.85 PTS OVER CAP)"),
+        ("Put differently, every dollar put into Apple has turned into roughly $5.80.",
+         "Put differently, every dollar put into Apple has turned into roughly $7.80."),
+        ("You bought 250 shares of Apple in 2005; at $223.02 the gain is $46,142.50.",
+         "You bought 250 shares of Apple in 2005; at $233.02 the gain is $46,142.50."),
+    ],
+)
+def test_capital_units_every_dollar_put_in_and_a_price_before_a_gain(
+    portfolio_verifier: Verifier, good: str, bad: str
+) -> None:
+    assert status_of(portfolio_verifier, good) is Status.SUPPORTED
+    assert_pair(portfolio_verifier, good, bad)

@@ -325,6 +325,7 @@ class Binding(VerifierState):
         "14.8 % of the book"). A word right after another figure is that figure's."""
         found: list[tuple[int, Metric]] = []
         accepted = ("count", "units") if _bare(q) else _quantity_units(q)
+        priced = q.unit == "money" and re.search(r"(?:\bat|@)\s*[~≈]?\s*$", text[max(0, q.start - 6) : q.start])
         for s, e, metric in spans:
             if not any(u in accepted for u in metric.units):
                 continue
@@ -355,7 +356,7 @@ class Binding(VerifierState):
                 ):
                     continue
                 found.append((len(_HEDGE_END.sub("", gap)), metric))  # "up like 16 %": as near as "up 16 %"
-            elif s >= q.end:
+            elif s >= q.end and not priced:  # ("at $223.02 the gain is …": a price, not the gain)
                 # "| **2M/day** | events … |": a row of two cells, the figure, then what it counts
                 first_cell = text.strip(" |").count("|") == 1 and "|" not in text[: q.start].lstrip(" |")
                 gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (

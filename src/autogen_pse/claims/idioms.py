@@ -18,7 +18,8 @@ _DOLLARS_IN = re.compile(
     r"(?:\s+dollars?)?\s+(?:in|of|out of)\s+(?:every\s+)?(?P<d>ten|10|a hundred|hundred|100)\b", re.IGNORECASE
 )
 _EVERY_DOLLAR = re.compile(
-    r"\b(?:for|on)\s+(?:every|each)\s+dollar\s+(?:(?:you|we|I)\s+)?(?:invested|put in|paid|spent)\b[^.;]{0,40}?$",
+    r"\b(?:(?:for|on)\s+)?(?:every|each)\s+dollar\s+(?:(?:you|we|I)\s+)?(?:invested|put\s+in(?:to)?|paid|spent)\b"
+    r"[^.;]{0,40}?$",  # ("every dollar put into Apple has turned into roughly $5.80")
     re.IGNORECASE,
 )
 _DOLLAR_AND = re.compile(r"\ba\s+dollar\s+and\s+$", re.IGNORECASE)

@@ -90,6 +90,7 @@ _AFTER = (
     r"|\s?(?:x|×)(?![A-Za-z])(?!\s*[$€£]?\d)|\s?-?fold\b|\s(?:times)\b|[\s-]baggers?\b"  # "a 3.4-bagger"
     r"|[\s-]?(?:days?|d|months?|mths?|mos?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
     r"|[\s-]?(?:DAYS?|MONTHS?|YEARS?|YRS?|HOURS?|HRS?|MINUTES?|MINS?|WEEKS?)\b"  # "11+ YEARS EXPERIENCE"
+    r"|\s?(?:PCT|PERCENT|PTS?|POINTS?|BPS)\b"  # "-19.2 PCT", "+13.85 PTS OVER CAP": a terminal's capitals
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
 )
 _DIGITS = re.compile(
