@@ -338,3 +338,22 @@ def test_capital_units_every_dollar_put_in_and_a_price_before_a_gain(
 ) -> None:
     assert status_of(portfolio_verifier, good) is Status.SUPPORTED
     assert_pair(portfolio_verifier, good, bad)
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("3 triggered: AAPL over the cap (43.85%), GOOG long-held loss.",
+         "3 triggered: AAPL over the cap (45.85%), GOOG long-held loss."),
+        ("It's already flagged as a long-held loss (851 days).", "It's already flagged as a long-held loss (861 days)."),
+    ],
+)
+def test_the_figure_that_trips_a_rule_beside_its_flag(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+def test_a_quarters_label_is_no_figure(portfolio_verifier: Verifier) -> None:
+    from autogen_pse.claims import build_ledger
+
+    ledger = build_ledger("Labels | `quarterly-review` `rebalance` `stop-loss` `Q1-2010`", portfolio_verifier)
+    assert not ledger.contradicted and not ledger.unverifiable

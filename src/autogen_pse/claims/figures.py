@@ -132,6 +132,8 @@ class Figures(Binding, Derived, Counts):
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else (self._share_metrics(text, q, spans) or self._metrics_for(text, q, spans, qs))
+        if metrics and not named and self._flag_before(text, q.start):
+            metrics = []  # "AAPL over the cap (43.85%)": the figure that trips the rule, whichever it is
         if metrics and _pair_role(text, q) == "from":  # "the price went from $38.45 to $223.02": from the price paid
             metrics = metrics + [m for m in self.ev.metrics if m.then in {x.name for x in metrics} and m not in metrics]
         if metrics and all(m.scope == "global" for m in metrics) and (
@@ -327,8 +329,8 @@ class Figures(Binding, Derived, Counts):
         # (or written to every digit: "It is — 241.97% on cost", "241.97%" being Amazon's to the digit)
         loose = _elliptical(text) or (precise(q) and not _GLOBAL_NEAR.search(text))
         unnamed = entity is None and not mentions and loose and [
-            f for m in metrics for f in self.ev.facts
-            if f.metric == m.name and f.entity and f.unit in compatible and matches(q, f.value)]
+            f for f in self.ev.facts if f.entity and f.unit in compatible and matches(q, f.value)
+            and (precise(q) or any(f.metric == m.name for m in metrics))]  # ("a long-held loss (851 days)")
         if status is Status.CONTRADICTED and unnamed:  # "Gain about forty-six thousand one hundred.": a reply
             # about the holding just discussed, which the sentence does not name — true of one, not checkable
             return Finding(kind="figure", text=q.text, status=Status.NONE, evidence=[unnamed[0].id],

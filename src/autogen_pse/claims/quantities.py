@@ -94,7 +94,7 @@ _AFTER = (
     r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
 )
 _DIGITS = re.compile(
-    rf"(?<![\w.,/\\:#'’^])(?<![A-Za-z_]-)(?<!\d{4}-)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
+    rf"(?<![\w.,/\\:#'’^])(?<![A-Za-z_]-)(?<!\d{4}-)(?<![Qq][1-4]-)(?<![Qq][1-4]\s)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
 )
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"

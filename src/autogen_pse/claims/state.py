@@ -102,3 +102,11 @@ class VerifierState:
             return 1 if f.value > 0 else -1
         return 0
 
+    def _flag_before(self, text: str, at: int) -> bool:
+        """Is the figure at ``at`` in a parenthesis right after a rule flag ("over the cap (43.85%)",
+        "stop-loss (`-27.66%`)")? It is the holding's figure that trips the rule, whatever it measures."""
+        paren = re.search(r"\(\s*[`*_]*[~≈]?\s*$", text[max(0, at - 8) : at])
+        if paren is None:
+            return False
+        head = text[: at - len(paren.group(0))].rstrip()
+        return any(rx is not None and any(m.end() == len(head) for m in rx.finditer(head)) for _f, rx in self.flag_re)
