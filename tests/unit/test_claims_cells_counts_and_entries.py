@@ -357,3 +357,42 @@ def test_a_quarters_label_is_no_figure(portfolio_verifier: Verifier) -> None:
 
     ledger = build_ledger("Labels | `quarterly-review` `rebalance` `stop-loss` `Q1-2010`", portfolio_verifier)
     assert not ledger.contradicted and not ledger.unverifiable
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("That is a gain of $51,266.60 or 67.55%.", "That is a gain of $51,266.60 or 57.55%."),
+        ("Only IBM has avoided a peak-to-trough fall of more than 50%.",
+         "Only Amazon has avoided a peak-to-trough fall of more than 50%."),
+        ("At some point most of your stocks fell more than half from the top.",
+         "At some point most of your stocks fell more than 60% from the top."),
+        ("Amazon (48.0%) edges out Apple (47.1%) as the most volatile holding.",
+         "Apple (47.1%) edges out Amazon (48.0%) as the most volatile holding."),
+        ("Apple alone contributes about $46.1k of the $51.3k net gain.",
+         "Apple alone contributes about $46.1k of the $55.3k net gain."),
+    ],
+)
+def test_a_local_models_review_sentences(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    """Samples of the blind batch zw (a local 8B model's and a frontier model's reviews)."""
+    assert status_of(portfolio_verifier, good) is Status.SUPPORTED
+    assert_pair(portfolio_verifier, good, bad)
+
+
+def test_a_figure_named_by_the_noun_after_it_and_part_of_a_gain(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "A portfolio with such a large Apple gain still carries $11.9k of unrealised losses.",
+                "A portfolio with such a large Apple gain still carries $11.9k of unrealised gains.")
+    row = "| AAPL | TRIM 79 units | Back to the 30% cap. Locks in part of a ~{}% gain. |"
+    assert_pair(portfolio_verifier, row.format(480), row.format(580))
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("We could redeploy part of the trim proceeds into Amazon.",
+         "We could redeploy part of the trim proceeds into Microsoft to lower the average cost."),
+        ("Don't put the trim cash into Google.", "Put the AAPL trim cash straight into GOOG."),
+    ],
+)
+def test_money_moved_into_a_holding_is_a_purchase(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)

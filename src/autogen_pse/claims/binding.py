@@ -429,11 +429,13 @@ class Binding(VerifierState):
                     d = len(gap)
                 elif m.start() >= q.end:
                     between = text[q.end : m.start()]
-                    if not re.fullmatch(r"[\s`*_]*(?:\w+[\s`*_]+)?", between) or re.search(  # "`$7,927.50` below"
+                    named_by = re.fullmatch(  # "$11.9k of unrealised losses" (not "30% of the winner": a part)
+                        r"[\s`*_]*of\s+(?!(?:the|a|an|its|your|my|our|their)\b)(?:\w+[\s`*_]+)?", between)
+                    if not (re.fullmatch(r"[\s`*_]*(?:\w+[\s`*_]+)?", between) or named_by) or re.search(
                         r"\b(?:against|versus|vs|than|compared|while|whereas|but)\b", between
                     ):
                         continue  # "losses of $11.9k against gains of $63.2k": the word is the next figure's
-                    d = m.start() - q.end
+                    d = 0 if named_by else m.start() - q.end
                 else:
                     continue
                 if d < best_d:

@@ -27,6 +27,15 @@ _GROUP_BOUND = re.compile(  # "four of the five holdings have fallen more than �
 )
 
 
+_HOLDINGS_NOUN = re.compile(r"\b(?:holdings?|positions?|stocks?|names?|shares?|them)\b", re.IGNORECASE)
+_ONLY_SPARED = re.compile(  # "Only IBM has avoided a peak-to-trough fall of more than …"
+    r"\bonly\s+(?P<who>[\w.&]+(?:\s+(?:and|&)\s+[\w.&]+)?)\s+(?:has|have|had)\s+(?:avoided|escaped|been\s+spared|"
+    r"not\s+(?:had|seen|suffered)|never\s+(?:had|seen|suffered))\b[^.;:]{0,50}?"
+    r"\b(?P<cmp>more than|over|at least|beyond|in excess of|deeper than|worse than)\s*(?:about\s+|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+
+
 def _count_value(word: str) -> int | None:
     found = find_quantities(word)
     return int(found[0].value) if found and found[0].unit == "count" else None
@@ -149,7 +158,7 @@ class Counts(VerifierState):
                 default=len(text),
             )
             rule, best = None, 10**9
-            hi = min(hi, noun_end + (30 if q.value != 1 else 25))  # the predicate stays near its count
+            hi = min(hi, noun_end + (40 if q.value != 1 else 25))  # the predicate stays near its count
             paren = re.search(r"\(\s*$", text[max(0, q.start - 3) : q.start])
             if paren:  # "… MSFT stop-loss + long-held loss (3 holdings)": only what the parenthesis says
                 lo, hi = q.start, min(hi, text.find(")", q.end) if ")" in text[q.end :] else hi)
@@ -184,8 +193,9 @@ class Counts(VerifierState):
                 rule = by_noun  # "the two losers": the noun says what is counted
             elif whole:
                 rule = everything  # "your five holdings", "has five US stocks and a rule book": all of them
-            elif everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before):
-                rule = everything  # "of the five holdings, three …": the total
+            elif everything is not None and re.search(r"\bof\s+(?:the|our|its|these|all)\s*$", before) and (
+                    rule is None or q.value == len(everything.entities)):
+                rule = everything  # "of the five holdings, three …": the total (not "of the three holdings that …")
             if rule is None:
                 if everything is None or q.value == 1 or text[q.end : q.end + 1] == "-" or not re.search(
                     # "the five holdings", "has seven holdings" (not "3-and-a-bit positions")
@@ -200,11 +210,14 @@ class Counts(VerifierState):
     def _group_bound(self, text: str, lo: int, q: Quantity, metrics: list[Metric]) -> Finding | None:
         """ "four of the five have fallen more than half from a peak": a bound that ``n`` of the
         entities pass, counted on the facts of the metric named."""
-        bound = _GROUP_BOUND.search(text, lo, q.start)
-        n = _count_value(bound.group("n")) if bound else None
+        bound = _ONLY_SPARED.search(text, lo, q.start) or _GROUP_BOUND.search(text, lo, q.start)
+        spared = bound is not None and "who" in bound.groupdict()  # "Only IBM has avoided a fall of more than 50%"
+        word = bound.group("n").lower() if bound and not spared else ""
+        n = _count_value(word) if bound and not spared else None
         metric = next((m for m in metrics if m.scope == "entity"), None)
-        if bound is None or n is None or metric is None:
-            return None
+        if bound is None or metric is None or (n is None and not spared and not (
+                word in ("most", "all") and _HOLDINGS_NOUN.search(bound.group(0)))):
+            return None  # ("all of it, so he's up just over fifty-one grand": no count of holdings)
         name = metric.same_as or metric.name
         unit = "pct" if q.unit == "pct" else None
         values = {f.entity: abs(f.value) for e in self.owners for f in self._facts(e, unit)
@@ -214,7 +227,13 @@ class Counts(VerifierState):
         passing = sorted(e for e, v in values.items() if (v < level if below else v > level))
         if not values:
             return None
-        return checked("figure", q.text, len(passing) == n, [f"{e}.{name}" for e in passing],
+        if spared:  # the only one(s) not past the bound
+            who = {m.entity for m in self.catalogue.find(bound.group("who"))}
+            ok = bool(who) and who == set(values) - set(passing)
+        else:
+            ok = len(passing) == n if n is not None else (
+                len(passing) > len(values) / 2 if word == "most" else len(passing) == len(values))
+        return checked("figure", q.text, ok, [f"{e}.{name}" for e in passing],
                        f"{len(passing)} of {len(values)} by {name} are {bound.group('cmp')} {q.text}: "
                        f"{', '.join(passing) or 'none'}")
 

@@ -55,6 +55,11 @@ _SUMMED = re.compile(
 )
 
 
+_MOVED_INTO = re.compile(
+    r"\b(?P<verb>redeploy|reinvest|re-invest|put|putting|move|moving|rotate|rotating|recycle|plough|plow|funnel|channel)"
+    r"\w*\b[^.;:]{0,50}?\b(?:proceeds|cash|money)\b[^.;:]{0,30}?\binto\s+(?:the\s+|more\s+)?$",
+    re.IGNORECASE,
+)
 _SOME_OF = re.compile(r"\s+(?:some|part|a\s+(?:small\s+|little\s+)?(?:part|portion|bit|slice|piece))\s+of\s+"
                       r"(?:it|them|the\s+position|the\s+holding|the\s+stake)\b", re.IGNORECASE)
 _AT_PRICE = re.compile(r"\s+(?:shares\s+)?at\s+(~?\s*[$€£]\s?\d[\d,.]*)")
@@ -206,6 +211,21 @@ class Relations(Ranks, Figures):
                 finding = checked("action", m.group(0), ok, [f"rules:{entity}"],
                                   f"written as not allowed; {finding.note}")  # fmt: skip
             out.append(finding)
+        return out + self._moved_into(text, mentions)
+
+    def _moved_into(self, text: str, mentions: list[Mention]) -> list[Finding]:
+        """ "redeploy part of the trim proceeds into Microsoft", "put the AAPL trim cash straight into GOOG":
+        money moved into a holding is a purchase of it."""
+        buy = self.action_of.get("buy", [])
+        out = []
+        for x in mentions:
+            moved = _MOVED_INTO.search(text, max(0, x.start - 100), x.start)
+            if not buy or moved is None or x.entity not in self.ev.allowed:
+                continue
+            clause = _CLAUSE.split(text[max(0, moved.start() - 40) : moved.start()])[-1]
+            if NEGATIONS.search(clause + moved.group(0)) or _ASKED.search(text, x.end) or text.rstrip().endswith("?"):
+                continue  # "don't put the cash into Google", "should we move it into Google?"
+            out.append(self._allowed(buy, x.entity, moved.group("verb")))
         return out
 
     def _paid(self, text: str, at: int, entity: str) -> bool:

@@ -237,6 +237,9 @@ class Verifier(Relations, Statements):
             if i in used:
                 continue
             entity = bindings.get(i) or self._entity_for(text, q.start, mentions, scope, q.end)
+            if entity is not None and _OF_THE_WHOLE.search(text, max(0, q.start - 30), q.start) and any(
+                    o.end <= q.start and o.unit == q.unit and q.start - o.end <= 24 for o in quantities):
+                entity = None  # "Apple alone contributes about $46.1k of the $51.3k net gain": the whole's
             others: list[str | None] = []
             if i not in bindings and (
                 not mentions or _GLOBAL_NEAR.search(text) or all(m.start > q.end for m in mentions)
@@ -432,6 +435,8 @@ class Verifier(Relations, Statements):
 
 _PRESENT_MARK = re.compile(r"[✔✓✅☑]")
 _NICE_TO_HAVE = re.compile(r"nice[- ]to[- ]haves?", re.IGNORECASE)
+_OF_THE_WHOLE = re.compile(  # "… $46.1k of the $51.3k net gain": a part, then the whole it is of
+    r"\b(?:of|out\s+of)\s+(?:the|our|your)\s+(?:total\s+|overall\s+|combined\s+|whole\s+)?[~≈]?$", re.IGNORECASE)
 # "GOOG: review in 4 weeks", "check again within a month": when, not how long something was
 _PLAN_BEFORE = re.compile(
     r"\b(?:review|revisit|reassess|re-?check|check|look|re-?evaluate|reconsider)\w*(?:\s+(?:it|again|back|this|them))?"
