@@ -1,4 +1,4 @@
-"""Figures and durations checked against the facts of their entity and metric."""
+"""Figures checked against the facts of their entity and metric (durations: :mod:`.durations`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from .binding import Binding
 from .catalogue import Mention
 from .counts import Counts
 from .derived import _RELATIVE, Derived
+from .durations import Durations
 from .evidence import FactValue, Metric
 from .model import Finding, Status
 from .patterns import (
@@ -15,7 +16,6 @@ from .patterns import (
     _COMPARATOR,
     _DENIED,
     _GLOBAL_NEAR,
-    _GLOSS_YEARS,
     _HYPOTHETICAL,
     _NORM,
     _OVER_CAP,
@@ -31,9 +31,8 @@ from .patterns import (
     _bare,
     _pair_role,
     _quantity_units,
-    checked,
 )
-from .periods import RATE_SECONDS, completed_years, rate_after, rate_before
+from .periods import RATE_SECONDS, rate_after, rate_before
 from .quantities import Quantity, as_percent, matches, precise
 
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
@@ -51,8 +50,6 @@ _RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)
 _HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s*[-−–+]?\s*[$€£]?\d", re.IGNORECASE)
 _RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
-_LONGER_THAN = re.compile(r"\s+(?:longer|shorter|more|less)\s+than\s+(?:the\s+)?", re.IGNORECASE)
-_RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
 _HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
 _ANY_DIRECTION = re.compile(
@@ -89,7 +86,7 @@ def _elliptical(text: str) -> bool:
 
 
 
-class Figures(Binding, Derived, Counts):
+class Figures(Binding, Derived, Counts, Durations):
     """Figures and durations against the facts of their entity and metric (a part of the Verifier)."""
 
     def _figure(
@@ -400,65 +397,6 @@ class Figures(Binding, Derived, Counts):
         if not pool and anywhere:
             pool = [f for f in self.ev.facts if f.unit in compatible and not f.named_only]
         return pool
-
-    def _duration(self, q: Quantity, entity: str | None, text: str) -> Finding:
-        per_year = {"days": 365.25, "weeks": 52.18, "months": 12}.get(q.unit, 1)
-        years = q.value / per_year
-        own = [d for d in self.ev.durations if entity and d.entity == entity]
-        worded = [
-            d
-            for d in self.ev.durations
-            if d.words and any(re.search(rf"\b{re.escape(w)}", text, re.IGNORECASE) for w in d.words)
-        ]
-        pool = own + [d for d in worded if d not in own]
-        pool += [d for d in self.ev.durations if d.entity is None and d not in pool and (not own or d.default)]
-        if not pool or _RELATIVE_TIME.match(text, q.end):  # "bought two years later": a gap, not a period held
-            return Finding(kind="duration", text=q.text, status=Status.NONE)
-        gloss = _GLOSS_YEARS.match(text, q.end)
-        if q.hedge and gloss and abs(float(gloss.group(1)) - years) <= 0.15 * years:
-            # "roughly a decade (9 years)": the rounding of the figure it glosses, which is checked itself
-            return Finding(kind="duration", text=q.text, status=Status.NONE,
-                           note=f"{q.text}: rounds the {gloss.group(1)} years written after it")
-        scaled = Quantity(years, "years", q.text, q.start, q.end, q.tol / per_year, q.hedge, q.sign, q.kind)
-        longer = _LONGER_THAN.match(text, q.end)
-        if longer:  # "held two years longer than Amazon": the difference of two periods held
-            other = next(iter(self.catalogue.find(text[longer.end() : longer.end() + 40])), None)
-            mine = [d for d in own if d.default] or own
-            theirs = [d for d in self.ev.durations if other and d.entity == other.entity]
-            if not mine or not theirs or other is None or other.start > 0:
-                return Finding(kind="duration", text=q.text, status=Status.NONE, note=f"{q.text}: a difference")
-            gap = abs(mine[0].years - theirs[0].years)
-            agrees = matches(scaled, gap) or completed_years(scaled, gap)
-            return checked("duration", q.text, agrees, [mine[0].id, theirs[0].id],
-                           f"{mine[0].id} − {theirs[0].id} = {round(gap, 1)} years")
-        ok = [
-            d
-            for d in pool
-            if (q.hedge == "over" and d.years >= years - scaled.tol)
-            or (d.open_ended and years >= d.years - 0.5 and q.hedge not in ("under", "nearly"))
-            or (completed_years(scaled, d.years) if q.unit == "years" else matches(scaled, d.years))
-        ]
-        if ok:
-            return Finding(
-                kind="duration",
-                text=q.text,
-                status=Status.SUPPORTED,
-                evidence=[d.id for d in ok[:2]],
-                note=f"{ok[0].id} = {ok[0].display or round(ok[0].years, 2)}",
-            )
-        if entity is None and any(
-            matches(scaled, d.years) or (q.unit == "years" and completed_years(scaled, d.years))
-            for d in self.ev.durations if d.entity is not None
-        ):  # "Ten years, man.": a reply about a holding the sentence does not name
-            return Finding(kind="duration", text=q.text, status=Status.NONE, note=f"{q.text}: of something not named")
-        d = pool[0]
-        return Finding(
-            kind="duration",
-            text=q.text,
-            status=Status.CONTRADICTED,
-            evidence=[d.id],
-            note=f"{q.text} does not match {d.id} = {d.display or f'{d.years:.2f} years'}",
-        )
 
 
 def _per(f: FactValue, rate: str) -> float:

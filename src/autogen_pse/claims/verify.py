@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from .absence import says_absent
 from .arithmetic import check_computations
 from .binding import aside_before
 from .catalogue import Catalogue, is_label
@@ -65,16 +66,6 @@ _TOTAL_UP = re.compile(r"\b(?:add|adds|added|adding|sum|sums|summed|come|comes|t
 _TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|port|book|overall|grand total)(?![\w])")
 _ROW_INDEX = re.compile(r"^[\s*_|]*(?:\d{1,3}\s*\|[\s*_|]*)?")  # "7 | TOTAL | …": a spreadsheet's row number
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
-_ABSENT = re.compile(
-    r"\b(?:not\s+(?:on|in|listed|mentioned|part\s+of|found)|\w*n['’]t\s+(?:on|in|listed)|\w*n[o'’]t\s+appear|no\s+(?:\w+\s+)?(?:experience|"
-    r"exposure)|lacks?|gaps?|missing|absent|whether|(?:don't|do\s+not|doesn't|does\s+not|haven't|has\s+not|have\s+not|"
-    r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|\w*n['’]t\s+feature|"
-    r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent|touch|mention|imply|list)|"
-    r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?|partial(?:ly)?|"
-    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:on|in)|"
-    r"(?:would\s+be|is|are)\s+(?:a\s+)?(?:bonus|plus)|no,?\s+not\s+yet)\b|[✘✗❌]",  # "Rust would be a bonus"
-    re.IGNORECASE,
-)
 
 
 # "| ≈ Years |", "| Years held |", "| Held (yrs) |": a column of periods held, in years
@@ -328,7 +319,7 @@ class Verifier(Relations, Statements):
                         or (text[m.start - 1 : m.start] == "[" and bool(_LINK_TEXT_END.match(text, m.end))))
                         # "Code: [GitHub profile][gh]": the text of a link to a profile
             asked = text[lo:hi].rstrip(" *_)").endswith("?")  # "Any Rust or gRPC?": asked, not claimed
-            if known is not None and not known.in_sources and not _says_absent(text, lo, hi, m.start) and not link \
+            if known is not None and not known.in_sources and not says_absent(text, lo, hi, m.start) and not link \
                     and not labelled and not asked:  # "**GitHub:** github.com/…": a profile's label, not a skill
                 findings.append(
                     Finding(
@@ -433,8 +424,6 @@ class Verifier(Relations, Statements):
     # --- binding ----------------------------------------------------------------------------
 
 
-_PRESENT_MARK = re.compile(r"[✔✓✅☑]")
-_NICE_TO_HAVE = re.compile(r"nice[- ]to[- ]haves?", re.IGNORECASE)
 _OF_THE_WHOLE = re.compile(  # "… $46.1k of the $51.3k net gain": a part, then the whole it is of
     r"\b(?:of|out\s+of)\s+(?:the|our|your)\s+(?:total\s+|overall\s+|combined\s+|whole\s+)?[~≈]?$", re.IGNORECASE)
 # "GOOG: review in 4 weeks", "check again within a month": when, not how long something was
@@ -444,23 +433,6 @@ _PLAN_BEFORE = re.compile(
     r"|\b(?:give|giving)\s+(?:it|them|this|that)\s+(?:another\s+|a\s+further\s+|about\s+)?$",  # "We give it two weeks."
     re.IGNORECASE,
 )
-_NO_LIST = re.compile(r"\bno\s+(?:[\w-]+(?:\s+or\s+|\s*,\s*|\s+and\s+|\s*/\s*)){0,3}$", re.IGNORECASE)
-_RELATIVE = re.compile(r",\s*(?:which|that|so)\b", re.IGNORECASE)  # "…, so that nice-to-have is covered"
-_LABEL_ONLY = re.compile(r"nice[- ]to[- ]haves?|partial(?:ly)?", re.IGNORECASE)
-
-
-def _says_absent(text: str, lo: int, hi: int, at: int) -> bool:
-    """Does ``text[lo:hi]`` say the name at ``at`` is absent ("no Rust experience", "✘ gRPC")? A tick
-    overrides a mere label: "✔ Nice to have: gRPC — exposed the API over gRPC" claims it; so does a
-    relative clause: "comfortable in Rust, which is on your nice-to-have list"."""
-    found = [m.group(0) for m in _ABSENT.finditer(text, lo, hi)
-             if not (_NICE_TO_HAVE.fullmatch(m.group(0)) and _RELATIVE.search(text, at, m.start()))]
-    if _NO_LIST.search(text, lo, at):  # "no Rust or gRPC on the CV"
-        found.append("no")
-    line_lo, line_hi = text.rfind("\n", lo, at) + 1 or lo, text.find("\n", at, hi)
-    if found and _PRESENT_MARK.search(text, max(lo, line_lo), hi if line_hi < 0 else line_hi):  # a tick on its line
-        return not all(_LABEL_ONLY.fullmatch(f) for f in found)
-    return bool(found)
 
 
 def _implied(facts: list[FactValue]) -> list[FactValue]:
