@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from .asides import aside_before, in_parenthesis
 from .catalogue import Mention
 from .evidence import Metric
 from .lexicon import DOWN_RE, UP_RE, tokens
@@ -55,14 +56,8 @@ _PAIR_GAP = re.compile(r"\s*(?:[,/]|\bor\b)\s*(?:about|approx\.?|around|roughly|
 _AS_ROLE_AT = re.compile(r"\s+as\s+(?:an?\s+|the\s+)?[A-Za-z][\w /&-]{0,50}?\s+(?:at|with|for)\s+(?:the\s+)?")
 
 
-def aside_before(text: str, m: Mention, pos: int) -> bool:
-    """``m`` is named in a parenthesis closed before ``pos``, and "its" or "it" follows it: the
-    sentence's subject again, not the holding named in passing."""
-    opened, closed = text.rfind("(", 0, m.start), text.find(")", m.end)
-    return (opened > text.rfind(")", 0, m.start) and -1 < closed < pos
-            and re.search(r"\b(?:its|it's|it)\b", text[closed:pos], re.IGNORECASE) is not None)
-
-
+# "a short time compared with how long we sat on MSFT": the other side of a comparison, named in a clause
+_COMPARED_CLAUSE = re.compile(r"\bcompared\s+(?:with|to)\s+(?:how|what|the\s+time)\b[^,;.()]{0,40}$", re.IGNORECASE)
 _IT_START = re.compile(r"\W*(?:it|it['’]s|its)\b", re.IGNORECASE)
 _IT_BEFORE = re.compile(r"\b(?:it['’]s|it\s+is|it\s+was)\s+(?:at\s+|down\s+|up\s+|only\s+)?$", re.IGNORECASE)
 
@@ -184,7 +179,8 @@ class Binding(VerifierState):
         owner = self._owner(text, pos, mentions)
         if owner is not None:  # "against Apple's 40.6%": the figure is Apple's, compared or not
             return owner
-        compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16) : m.start])]
+        compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16) : m.start])
+                    or _COMPARED_CLAUSE.search(text, max(0, m.start - 50), m.start)]
         for a, b in itertools.pairwise(mentions):  # "below AAPL and AMZN": the list after "below" is compared
             if a in compared and b not in compared and _LIST_SEP.fullmatch(text[a.end : b.start]):
                 compared.append(b)
@@ -212,6 +208,8 @@ class Binding(VerifierState):
                 d = pos - m.end
                 if re.fullmatch(r"\s*\([^()]*", text[m.end : pos]):
                     d = 0
+                elif in_parenthesis(text, m, pos):  # "A has the highest CAGR (…, B next at …) and the highest
+                    d += 200  # vol": B is named in passing, A is the subject
             else:
                 d = m.start - pos + 60
             d += 80 * self._boundaries(text, pos, m.end if m.end <= pos else m.start)

@@ -113,7 +113,7 @@ class Catalogue:
         self.has_tickers = any(re.fullmatch(r"[A-Z]{2,5}", e.id) and e.id in e.symbols for e in evidence.entities)
         self.sharing: dict[str, tuple[str, ...]] = {}  # entity → every entity with one of its names
         for e in evidence.entities:
-            for name in e.names:
+            for name in _with_abbreviations(e.names):
                 first = self._by_name.setdefault(_norm(name), e.id)
                 if first != e.id:  # two degrees at one school, two roles at one employer
                     self.sharing[first] = (*self.sharing.get(first, (first,)), e.id)
@@ -126,7 +126,7 @@ class Catalogue:
             low = sym.lower()
             if re.fullmatch(r"[A-Z]{3,5}", sym) and low not in words and low not in STOPWORDS:
                 self._by_symbol.setdefault(low, entity)
-        self._names = phrase_regex(list({n for e in evidence.entities for n in e.names}))
+        self._names = phrase_regex(list({n for e in evidence.entities for n in _with_abbreviations(e.names)}))
         symbols = sorted(self._by_symbol, key=len, reverse=True)
         self._symbols = (
             re.compile(r"(?<![\w.&-])\$?(" + "|".join(re.escape(s) for s in symbols) + r")(?![\w&-])")
@@ -163,6 +163,22 @@ class Catalogue:
         """``word`` is a known name with a short ending: its people or fans ("Googlers", "Amazonians")."""
         w = word.lower()
         return any(w.startswith(n) and 0 < len(w) - len(n) <= 4 for n in self._by_name if len(n) >= 5 and " " not in n)
+
+
+# the usual short forms of the words of a company's or a school's name ("Intl Business Machines", "Univ. of Leeds")
+_SHORT_FORMS = {"International": ("Intl", "Int'l", "Intl."), "Corporation": ("Corp", "Corp."),
+                "Company": ("Co", "Co."), "University": ("Univ", "Univ.", "Uni"), "Technologies": ("Tech",),
+                "Manufacturing": ("Mfg",), "Incorporated": ("Inc", "Inc.")}
+
+
+def _with_abbreviations(names: list[str]) -> list[str]:
+    """``names`` and each with one word written in its usual short form."""
+    out = list(names)
+    for name in names:
+        for word, shorts in _SHORT_FORMS.items():
+            if re.search(rf"\b{word}\b", name):
+                out += [re.sub(rf"\b{word}\b", short, name) for short in shorts]
+    return list(dict.fromkeys(out))
 
 
 def _norm(text: str) -> str:

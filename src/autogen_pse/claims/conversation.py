@@ -196,7 +196,7 @@ _MESSAGE = re.compile(
 def chat_messages(text: str) -> str:
     """An exported chat's messages (three or more lines opening with a time and a sender) with their
     time and sender blanked: who sent a message at what time is no claim. The indent left marks each
-    message as a line of its own (:func:`.split._line_groups`): a claim even with no full stop, in a
+    message as a line of its own (:func:`.sentences.line_groups`): a claim even with no full stop, in a
     thread whose earlier messages say what it is about."""
     if len(_MESSAGE.findall(text)) < 3:
         return text

@@ -12,6 +12,7 @@ from .quantities import Quantity, matches
 from .state import VerifierState
 
 _LONGER_THAN = re.compile(r"\s+(?:longer|shorter|more|less)\s+than\s+(?:the\s+)?", re.IGNORECASE)
+_LONGER = re.compile(r"\s+(?:longer|shorter)\b(?!\s+than)", re.IGNORECASE)
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 
 
@@ -48,6 +49,14 @@ class Durations(VerifierState):
             agrees = matches(scaled, gap) or completed_years(scaled, gap)
             return checked("duration", q.text, agrees, [mine[0].id, theirs[0].id],
                            f"{mine[0].id} − {theirs[0].id} = {round(gap, 1)} years")
+        if _LONGER.match(text, q.end):  # "… because it has been held two years longer": of the two named
+            named = list(dict.fromkeys(m.entity for m in self.catalogue.find(text)))
+            held = [min((d for d in self.ev.durations if d.entity == e), key=lambda d: not d.default, default=None)
+                    for e in named]
+            if len(held) == 2 and held[0] is not None and held[1] is not None:
+                gap = abs(held[0].years - held[1].years)
+                return checked("duration", q.text, matches(scaled, gap) or completed_years(scaled, gap),
+                               [held[0].id, held[1].id], f"{held[0].id} − {held[1].id} = {round(gap, 1)} years")
         ok = [
             d
             for d in pool

@@ -68,6 +68,26 @@ def with_one_of(text: str, qs: list[Quantity]) -> list[Quantity]:
     return sorted([*qs, *extra], key=lambda q: q.start) if extra else qs
 
 
+_HELD_BEFORE = re.compile(
+    r"\b(?:held|owned|kept|had\s+it)\s+(?:for\s+)?(?:about|around|roughly|nearly|almost|just\s+over)?\s*$",
+    re.IGNORECASE,
+)
+_A_BIT_MORE = re.compile(r"\s+and\s+a\s+bit\b|-ish\b|\s+or\s+so\b", re.IGNORECASE)
+
+
+def elided_periods(text: str, qs: list[Quantity]) -> list[Quantity]:
+    """ "a position held ten years (Microsoft) with one held two and a bit (Google)": a bare number
+    after "held", in a sentence that has just given a period, is a period in the same unit."""
+    out: list[Quantity] = []
+    for q in qs:
+        period = next((o for o in reversed(out) if o.unit in ("years", "months")), None)
+        if q.unit == "count" and period is not None and _HELD_BEFORE.search(text, max(0, q.start - 30), q.start) \
+                and not re.match(r"\s*[A-Za-z]", text[q.end :].replace(" and a bit", "", 1)):
+            q = replace(q, unit=period.unit, hedge="over" if _A_BIT_MORE.match(text, q.end) else q.hedge)
+        out.append(q)
+    return out
+
+
 _TAKEN_BACK = re.compile(r"\s*(?:[—–-]+|\.\.\.|…|,)\s*(?:no(?=\s*[—–,.!-]|\s+(?:sorry|wait|I mean))|sorry|wait|I mean"
                          r"|scratch that|correction|rather)\b[,.!]?",  # (not "12.13%, no trigger")
                          re.IGNORECASE)

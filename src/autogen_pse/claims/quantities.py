@@ -91,7 +91,8 @@ _AFTER = (
     r"|[\s-]?(?:days?|d|months?|mths?|mos?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
     r"|[\s-]?(?:DAYS?|MONTHS?|YEARS?|YRS?|HOURS?|HRS?|MINUTES?|MINS?|WEEKS?)\b"  # "11+ YEARS EXPERIENCE"
     r"|\s?(?:PCT|PERCENT|PTS?|POINTS?|BPS)\b"  # "-19.2 PCT", "+13.85 PTS OVER CAP": a terminal's capitals
-    r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b)?"
+    r"|\s?(?:USD|dollars?|EUR|euros?|GBP|pounds?)\b"
+    r"|\s?[$€£](?!\w))?"  # "420 000 $", "12,50 €": the symbol after the figure (French, German usage)
 )
 _DIGITS = re.compile(
     rf"(?<![\w.,/\\:#'’^])(?<![A-Za-z_]-)(?<!\d{4}-)(?<![Qq][1-4]-)(?<![Qq][1-4]\s)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
@@ -190,10 +191,13 @@ def _hedge_before(text: str, start: int) -> tuple[str, int]:
     return name, start - (len(window) - m.start())
 
 
+_MONEY_AFTER = frozenset("usd dollar dollars eur euro euros gbp pound pounds bucks $ € £".split())
+
+
 def _unit_from_after(after: str, cur: str) -> tuple[Unit, float]:
     """``(unit, multiplier)`` of a suffix such as ``%``, ``bps``, ``x``, ``days``, ``USD``."""
     a = re.sub(r"\s+", " ", after.strip().lower()).lstrip("-")
-    if cur or a in ("usd", "dollar", "dollars", "eur", "euro", "euros", "gbp", "pound", "pounds", "bucks"):
+    if cur or a in _MONEY_AFTER:
         return "money", 1.0
     if a in ("grand", "k"):  # "fifty-one grand", "forty-six K"
         return "money", 1e3

@@ -6,7 +6,7 @@ import re
 
 from .binding import Binding
 from .catalogue import Mention
-from .evidence import FactValue, Metric
+from .evidence import Count, FactValue, Metric
 from .lexicon import ORDINALS, tokens
 from .model import Finding, Status
 from .patterns import _CLAUSE, _LIST_SEP, _PAREN, _POSSESSIVE
@@ -27,6 +27,10 @@ _AFTER_FIGURE = re.compile(
     r"(?=\s+(?:in\s+the\s+(?:portfolio|book|group)|of\s+the\s+(?:five|lot|group|bunch)|here|of\s+all|overall)\b|\s*[.;,)]|$)",
     re.IGNORECASE,
 )
+_AMONG = re.compile(r"\s+(?:among|amongst|of)\s+(?:the|our|your|my)\s+(?:(?:two|three|four|[2-9])\s+)?", re.I)
+_PER_YEAR = re.compile(r"(?:per|a|each|every)\s+year|annually|per\s+annum|p\.a\.?", re.IGNORECASE)
+# "By cost, GOOG is …", "On an annualised basis AMZN is …", "In annualised terms, …"
+_FRONTED_BASIS = re.compile(r"\s*,|\s+(?:basis|terms)\b", re.IGNORECASE)
 _BY_SIZE = {"largest", "biggest", "deepest", "smallest", "mildest", "shallowest"}  # by magnitude
 _LEAST = {"worst", "lowest", "smallest", "mildest", "shallowest", "slowest"}
 
@@ -117,6 +121,9 @@ class Ranks(Binding):
             if entity is None:
                 continue
             ranked = self._ranking(metric, order)
+            subset = self._among(text, m.end())  # "the lowest annualised return among the three winners"
+            if subset is not None and entity in subset.entities:
+                ranked = [f for f in ranked if f.entity in subset.entities]
             ids = [f.entity for f in ranked]
             if entity not in ids:
                 continue
@@ -180,18 +187,28 @@ class Ranks(Binding):
                 run.append(x)
         return {x.entity for x in run}
 
+    def _among(self, text: str, end: int) -> Count | None:
+        """The set a ranking is confined to right after it: "among the three winners", "of the losers"."""
+        lead = _AMONG.match(text, end)
+        if lead is None:
+            return None
+        return next((c for c, rx in self.count_re if rx is not None and len(c.entities) > 1
+                     and rx.match(text, lead.end())), None)
+
     def _qualified(self, text: str, end: int, metric: Metric, *, fronted: bool = False) -> Metric:
         """The metric a ranking is qualified by right after it ("best performer on an annualised basis",
         "largest by value") or, for a ranking of positions, at the head of its sentence ("By cost, GOOG is our
         largest position"),
         when that metric has facts to rank; else ``metric``."""
-        for s, e, other in self._metric_spans(text):
+        spans = sorted(self._metric_spans(text), key=lambda x: x[2].signed != metric.signed)  # "annualised":
+        for s, e, other in spans:  # the return for a performer, not the volatility
             if (
                 other.name != metric.name
                 and other.scope == "entity"
                 and (re.fullmatch(r"\s*(?:on|by|in|for|per)\s+(?:an?\s+|the\s+|its\s+)?", text[end:s])
-                     or (fronted and re.fullmatch(r"\W*(?:(?:by|in|on)\s+(?:the\s+)?)?", text[:s], re.IGNORECASE)
-                         and text[e : e + 1] == ","))
+                     or (s >= end and not text[end:s].strip() and _PER_YEAR.fullmatch(text, s, e))  # "… per year"
+                     or (fronted and re.fullmatch(r"\W*(?:(?:by|in|on)\s+(?:the\s+|an?\s+)?)?", text[:s], re.I)
+                         and _FRONTED_BASIS.match(text, e)))
                 and any(f.metric == other.name for f in self.ev.facts)
             ):
                 return other

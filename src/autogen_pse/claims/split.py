@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .cells import aligned, fixed_cells, grouped, header_like, neighbours, pipe_cells, skipped
 from .commentary import commentary
+from .sentences import line_groups, sentences
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -52,16 +53,6 @@ _GREETING = re.compile(
     re.IGNORECASE,
 )
 _BOLD_ONLY = re.compile(r"(\*\*|__)[^*_]{1,80}\1[:.]?")
-_ABBREV = re.compile(
-    r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
-    r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca|excl|avg|yrs|mos|wks|hrs|mins|qtr|qtrs|pts|resp|esp|cf|Sc|Univ|Dept)\.|\b[A-Z]\.)$"
-)
-_SENTENCE_END = re.compile(
-    r"[.!?][\"')\]*_]*(?=\s+[\"'(\[*_]*[A-Z0-9$€£~≈])|[.!?]$|;(?=\s+[A-Z])"
-    r"|(?:(?<=[\d%)])|(?<=[a-z]{4}))[.!?](?=\s+[a-z])"  # "it's down ~28%. that's …": a writer who never capitalises
-)
-
-
 @dataclass
 class Unit:
     """One claim unit. ``start``/``end`` are offsets in the artifact; ``line`` is 1-based."""
@@ -76,53 +67,6 @@ class Unit:
     cells: list[tuple[str, int]] = field(default_factory=list)  # table rows: (cell text, offset)
     header: list[str] = field(default_factory=list)  # table rows: the header cells
     paragraph: int = 0  # units of one paragraph or bullet share this number
-
-
-def _sentences(text: str, base: int) -> list[tuple[str, int, int]]:
-    """``(sentence, start, end)`` with absolute offsets; abbreviations and decimals do not end one."""
-    out: list[tuple[str, int, int]] = []
-    begin = 0
-    for m in _SENTENCE_END.finditer(text):
-        end = m.end()
-        head = text[begin : m.start() + 1]
-        if text[m.start()] == "." and _ABBREV.search(head.rstrip(".") + "."):
-            continue
-        piece = text[begin:end]
-        if piece.strip():
-            lead = len(piece) - len(piece.lstrip())
-            out.append((piece.strip(), base + begin + lead, base + begin + lead + len(piece.strip())))
-        begin = end
-    piece = text[begin:]
-    if piece.strip():
-        lead = len(piece) - len(piece.lstrip())
-        out.append((piece.strip(), base + begin + lead, base + begin + lead + len(piece.strip())))
-    return out
-
-
-def _line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
-    """Runs of a paragraph's lines that belong together: a wrapped sentence continues on the next
-    line, but a line that ends without punctuation followed by one that starts like a new record
-    ("AMZN — wt 10.1 % | …", "**Google** …") is a row of its own (dashboards, memo headers)."""
-    groups: list[list[int]] = [[numbers[0]]]
-    for i in numbers[1:]:
-        prev, cur = lines[groups[-1][-1]].rstrip(), lines[i].lstrip()
-        starts_record = bool(
-            re.match(
-                r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|]|[A-Z][a-z]+(?: [a-z]+){1,2}:\s|:[A-Z][\w ]{1,30}:\s"
-                r"|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]|(?:19|20)\d\d\s*[–—:-]\s*[A-Z]"
-                r"|[\u2190-\u2bff\U0001f000-\U0001faff])",
-                cur,
-            )
-        )  # "4.2 Certified Kubernetes …" (an outline number), "2014 – B.Sc. …" (a year), "💡 Tip: …" (an icon)
-        # open a record
-        leader = re.search(r"\.{4,}\s*\S+$", prev)  # "MSc Computer Science, Leeds ........ 2015": a row
-        message = len(lines[i]) - len(cur) >= 8  # a chat's message, its time and sender blanked
-        joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with|is|are|was|were|than|from)$", prev)
-        if leader or message or (starts_record and not joined):
-            groups.append([i])
-        else:
-            groups[-1].append(i)
-    return [(g[0], g[-1]) for g in groups]
 
 
 MAX_UNIT_CHARS = 600  # a longer run-on "sentence" is checked in pieces: the work per claim stays bounded
@@ -222,6 +166,7 @@ def _split_units(text: str) -> list[Unit]:
     para_lines: list[int] = []
 
     lead_line = ""  # the paragraph right before a list ("**Title**, Employer (dates)") is its entry head
+    marked = 0  # the level of the last Markdown heading below the title ("## GOOG — Google Inc."), 0 if none
     yaml = _yaml_lines(lines)
     keys: list[tuple[int, str]] = []  # (indent, key or list item) stack of a YAML-like block
 
@@ -230,6 +175,12 @@ def _split_units(text: str) -> list[Unit]:
         if not para_lines:
             return
         nonlocal headings, section
+        columns = re.split(r"\s{3,}", lines[para_lines[0]].strip())
+        if len(para_lines) > 1 and all(_SECTION_LABEL.fullmatch(c.title()) for c in columns) \
+                and lines[para_lines[0]].strip().isupper():  # "SKILLS        EDUCATION" over a page's two columns
+            title = " / ".join(c.title() for c in columns)
+            headings, section = [(lv, t) for lv, t in headings if lv < 2] + [(2, title)], title.lower()
+            para_lines = para_lines[1:]
         head = " ".join(lines[i].strip() for i in para_lines)
         short = len(para_lines) <= 5 and all(len(lines[i].strip()) <= 80 for i in para_lines)  # title/employer/
         lead_line = head if (len(para_lines) <= 3 or short) and len(head) <= 300 else ""  # dates/place: a head
@@ -238,6 +189,8 @@ def _split_units(text: str) -> list[Unit]:
             title = head.strip("*_: ")
             if _SUBLABEL.match(title) and headings:  # "**Achievements:**" under a role: still the role's
                 headings = [*headings, (headings[-1][0] + 1, title)]
+            elif marked and not _SECTION_LABEL.fullmatch(title.rstrip(" .:")):  # "**Pros**" under "## GOOG": GOOG's
+                headings = [(lv, t) for lv, t in headings if lv <= marked] + [(marked + 1, title)]
             else:
                 headings = [(lv, t) for lv, t in headings if lv < 2] + [(2, title)]
                 section = title.lower()
@@ -245,7 +198,7 @@ def _split_units(text: str) -> list[Unit]:
         paragraph += 1
         bold = _BOLD_LEAD.match(lines[para_lines[0]])
         ctx = [t for _l, t in headings] + ([bold.group(2)] if bold else [])  # "**Amazon.** Up 242 % …"
-        for first, last in _line_groups(lines, para_lines):
+        for first, last in line_groups(lines, para_lines):
             label = _BOLD_LEAD.match(lines[first])
             if label and _SECTION_LABEL.fullmatch(label.group(2).strip(" :.")):  # "**Certifications:** AWS …"
                 headings = [(lv, t) for lv, t in headings if lv < 2] + [(2, label.group(2).strip(" :."))]
@@ -253,7 +206,7 @@ def _split_units(text: str) -> list[Unit]:
                 paragraph += 1  # a new section: nothing carried over from the lines before
             start = offsets[first]
             chunk = text[start : offsets[last] + len(lines[last])]
-            for sent, s, e in _sentences(chunk.replace("\n", " "), start):
+            for sent, s, e in sentences(chunk.replace("\n", " "), start):
                 caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", sent.strip("*_ ")) is not None
                 greeting = _SALUTATION.match(sent) or _MEMO_FIELD.match(sent)
                 line_no = text.count("\n", 0, s) + 1
@@ -330,6 +283,7 @@ def _split_units(text: str) -> list[Unit]:
             lead_line = ""
             level, title = len(h.group(1)) or 2, h.group(2)
             headings = [(lv, t) for lv, t in headings if lv < level] + [(level, title)]
+            marked = level if level >= 2 and h.group(1) else 0
             if level <= 2:
                 section = re.sub(r"^\d+[.)]\s*|[*_`:]", "", title).strip().lower()
             bullets = []
@@ -418,7 +372,7 @@ def _split_units(text: str) -> list[Unit]:
                 + [t for _i, t in bullets]
             )
             paragraph += 1
-            for sent, s, e in _sentences(body, base + body_start):
+            for sent, s, e in sentences(body, base + body_start):
                 kind = "heading" if _GREETING.match(sent) and _SALUTATION.match(sent) else "bullet"  # "- Hi Priya!"
                 units.append(Unit(sent, s, e, i + 1, kind, section, list(ctx), paragraph=paragraph))
             bullets.append((indent, lead.group(2) if lead else body))
@@ -434,7 +388,7 @@ def _split_units(text: str) -> list[Unit]:
             if not re.search(r"[.!?;:]\W*$", units[-1].text):
                 start = units.pop().start
             chunk = text[start : base + len(line.rstrip())]
-            for sent, s, e in _sentences(chunk.replace("\n", " "), start):
+            for sent, s, e in sentences(chunk.replace("\n", " "), start):
                 sent = re.sub(r"\s{2,}", " ", sent)  # the wrapped line's indent
                 units.append(Unit(sent, s, e, text.count("\n", 0, s) + 1, "bullet", section, list(ctx),
                                   paragraph=paragraph))  # fmt: skip

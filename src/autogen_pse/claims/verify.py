@@ -21,11 +21,11 @@ from typing import Any
 
 from .absence import says_absent
 from .arithmetic import check_computations
-from .binding import aside_before
+from .asides import aside_before, in_parenthesis
 from .catalogue import Catalogue, is_label
 from .dates import find_dates, name_spans
 from .evidence import Evidence, FactValue, Metric
-from .idioms import per_dollar, taken_back, with_one_of
+from .idioms import elided_periods, per_dollar, taken_back, with_one_of
 from .lexicon import (
     ADVICE,
     IMPERATIVE_START,
@@ -205,7 +205,8 @@ class Verifier(Relations, Statements):
             # after it says what its figures measure ("**Volatility:** 47 %" keeps its label)
             metric_spans = [x for x in metric_spans if x[0] >= topic.end()]
         skip += [(s, e) for s, e, m in metric_spans if any(ch.isdigit() for ch in text[s:e])]
-        quantities = with_one_of(text, per_dollar(text, find_quantities(text, skip)))  # "only one of the five …"
+        # "only one of the five …"; "held ten years …, one held two and a bit"
+        quantities = elided_periods(text, with_one_of(text, per_dollar(text, find_quantities(text, skip))))
         findings: list[Finding] = []
         used: set[int] = taken_back(text, quantities)  # "fifty— no, sorry, forty-four percent"
         own = [*(m.entity for m in mentions), *scope]
@@ -366,12 +367,12 @@ class Verifier(Relations, Statements):
         """Owner mentions that may be what the next sentence's "it" is about: not the other side of
         a comparison ("… compounded faster than Apple. It is also the most volatile …"), nor of a
         concession ("…, even though Apple's total gain is larger")."""
-        return [
-            m.entity
-            for m in self.catalogue.find(text)
-            if m.entity in self.owners and not _COMPARED.search(text, max(0, m.start - 20), m.start)
-            and not _CONCEDED.search(text, max(0, m.start - 60), m.start)
-        ]
+        found = [m for m in self.catalogue.find(text) if m.entity in self.owners
+                 and not _COMPARED.search(text, max(0, m.start - 20), m.start)
+                 and not _CONCEDED.search(text, max(0, m.start - 60), m.start)
+                 and not re.search(r"\banother\s+$", text[max(0, m.start - 9) : m.start])]  # "another MSFT": a kind
+        outside = [m for m in found if not in_parenthesis(text, m)]  # "A (…, B next at …)": A's sentence
+        return [m.entity for m in outside or found]
 
     def source_figures(self, text: str, entity: str | None, prefix: str) -> list[FactValue]:
         """The figures of a source sentence as facts of ``entity``, read the way an artifact's are:

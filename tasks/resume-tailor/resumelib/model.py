@@ -88,6 +88,7 @@ def build_vocab(cv: dict[str, Any], cv_text: str, techs: list[Tech]) -> dict[str
 
 
 # "· Issued 2021", "Credential ID …", "expires 2025", "obtained 2022": when a certificate was given, not a name
+_SPELLED_OUT = re.compile(r"\b((?:[A-Z][a-z]+\s+){2,5})\(([A-Z]{2,6})\)")
 _WHEN_WORDS = frozenset("issued credential expires expiry expired valid until obtained earned awarded renewed".split())
 
 class CvModel:
@@ -199,6 +200,9 @@ class CvModel:
         if len(parts) > 1:  # "AWS Certified … (2021) · CKAD (2022)": several items on one line
             return all(self.item_supported(cls, p) for p in parts)
         want = {w for w in token_set(text) if not re.fullmatch(r"(?:19|20)?\d\d", w)} - _WHEN_WORDS
+        for spelled in _SPELLED_OUT.finditer(text):  # "Amazon Web Services (AWS) · Issued 2021": the issuer,
+            if "".join(w[0] for w in spelled.group(1).split()).lower() == spelled.group(2).lower():  # by its
+                want -= token_set(spelled.group(1))  # abbreviation
         if not want:
             return True
         items = self.cv["items"].get(cls, [])

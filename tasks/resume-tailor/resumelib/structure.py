@@ -185,6 +185,8 @@ def split_sections(lines: list[str]) -> list[Section]:
         is_md = bool(_HEADING.match(line))
         if cls is not None and cls == current.cls and not is_md:
             continue  # "**Roles & Responsibilities**" inside an experience entry: a label, not a new section
+        if cls == "languages" and current.cls == "skills" and not is_md:
+            continue  # "**Languages**" inside Skills: the programming languages, a part of the section
         # a section a bold label opened on its line ("**Years of experience** — 9 years") ends at any
         # Markdown heading naming a section ("### Education")
         weak = current.start == current.heading_index and is_md
@@ -241,6 +243,11 @@ _SUBLABEL = re.compile(
     r"(?:project\s+)?spotlights?|case\s+study|project)\b\W*(?::|$)",  # "**Project spotlight: idempotent payments API**"
     re.IGNORECASE,
 )
+
+
+# "tech i use: Python, Go, SQL, …", "Other tools: SQL, JavaScript, …": a labelled list under the last
+# entries, not an entry of its own
+_LABELLED_LIST = re.compile(r"\W*[A-Za-z][\w &/'-]{1,30}:\s+[^:,]+(?:,[^,]+){3,}")
 
 
 def _head_candidate(lines: list[str], i: int, section: Section) -> bool:
@@ -338,7 +345,7 @@ def split_blocks(lines: list[str], section: Section) -> list[Block]:
             blocks.append(Block(body=[i]))
     if not any(b.head for b in blocks):
         items = [i for i in idx if BULLET.match(lines[i])] or idx
-        return [Block(head=[i]) for i in items]
+        return [Block(head=[i]) for i in items if not _LABELLED_LIST.match(clean_inline(lines[i]))]
     return [b for b in blocks if b.head]
 
 
