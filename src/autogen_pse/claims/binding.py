@@ -61,6 +61,10 @@ _COMPARED_CLAUSE = re.compile(r"\bcompared\s+(?:with|to)\s+(?:how|what|the\s+tim
 _IT_START = re.compile(r"\W*(?:it|it['’]s|its)\b", re.IGNORECASE)
 _IT_BEFORE = re.compile(r"\b(?:it['’]s|it\s+is|it\s+was)\s+(?:at\s+|down\s+|up\s+|only\s+)?$", re.IGNORECASE)
 
+# "add them up": the whole, not a rise
+_SUMMED_UP = re.compile(r"\b(?:add|adds|added|adding|sum|sums|summed|summing|tot|tots|totted|totting|tally|tallies|"
+                        r"tallied|tallying)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
 class Binding(VerifierState):
     """What a figure, a rank or an action is about (a part of the Verifier)."""
 
@@ -97,7 +101,8 @@ class Binding(VerifierState):
             first = self.metric_first.get(metric.name)
             if rx is None or (first is not None and not first & words):
                 continue  # none of its phrases can start here (a regex of hundreds of phrases is slow)
-            spans += [(m.start(), m.end(), metric) for m in rx.finditer(text)]
+            spans += [(m.start(), m.end(), metric) for m in rx.finditer(text)
+                      if not (m.group(0).lower() == "up" and _SUMMED_UP.search(text, 0, m.start()))]
         spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
         out: list[tuple[int, int, Metric]] = []
         reach, since = -1, -1  # the furthest end of a kept phrase, and the earliest start reaching it
@@ -182,7 +187,8 @@ class Binding(VerifierState):
         compared = [m for m in mentions if _COMPARED.search(text[max(0, m.start - 16) : m.start])
                     or _COMPARED_CLAUSE.search(text, max(0, m.start - 50), m.start)]
         for a, b in itertools.pairwise(mentions):  # "below AAPL and AMZN": the list after "below" is compared
-            if a in compared and b not in compared and _LIST_SEP.fullmatch(text[a.end : b.start]):
+            gap = re.sub(r"^['’]s\b", "", text[a.end : b.start])  # "than Amazon's and Apple's"
+            if a in compared and b not in compared and _LIST_SEP.fullmatch(gap):
                 compared.append(b)
         if compared and (len(compared) < len(mentions) or scope):
             mentions = [m for m in mentions if m not in compared]  # "faster than Apple": not the subject
@@ -365,8 +371,8 @@ class Binding(VerifierState):
                     q.kind in ("multiple", "fraction")
                     and re.fullmatch(r"\s*(?:of\s+)?(?:the\s+|its\s+|our\s+)?(?:[\w'’-]+\s+){0,2}", text[q.end : s])
                 )
-                if not gap_ok or _NEXT_FIGURE.match(text, e):
-                    continue
+                if not gap_ok or _NEXT_FIGURE.match(text, e) or text[s:e].lower() == "worth":
+                    continue  # ("$17,600 worth" of shares: an amount of them, not a holding's value)
                 # a word in a parenthesis after the figure names it only if nothing before does:
                 # "a market value of USD 127k (cost USD 76k)"
                 found.append((len(text[q.end : s]) + 1 + (100 if "(" in text[q.end : s] else 0), metric))
@@ -413,8 +419,9 @@ class Binding(VerifierState):
             for m in rx.finditer(text, max(0, q.start - reach), min(len(text), q.end + 24)):
                 if "/" in text[max(0, m.start() - 1):m.end() + 1] or re.match(r"\s+and\s+loss", text[m.end():]):
                     continue  # "profit/loss", "gain/loss", "profit and loss" name the metric, not a direction
-                if m.group(0).lower() == "up" and re.match(r"\s+to\b", text[m.end() :]):
-                    continue  # "up to a day old": at most, not a rise
+                if m.group(0).lower() == "up" and (re.match(r"\s+to\b", text[m.end() :])
+                                                   or _SUMMED_UP.search(text, 0, m.start())):
+                    continue  # "up to a day old": at most, not a rise; "add them up": the whole
                 if m.end() <= q.start:
                     gap = text[m.end() : q.start]
                     apposed = _APPOSED.fullmatch(gap)  # "a small positive, about 3 percent a year"

@@ -188,7 +188,7 @@ _OBJECT_WORDS = {
     "half",
 }
 _AFTER_GAP = re.compile(
-    r"[*_]{0,2}[\s:=(-]{0,3}(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?"
+    r"[*_]{0,2}[\s:=(-]{0,3}[\"“‘]?(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?"
     r"(?:(?:lower|higher|less|more|fewer|faster|slower|cheaper|smaller|bigger|reduction\s+in|cut\s+in)\s+)?"
 )
 # "| **2M/day** | events through the tracking service |": a figure's cell, then the cell saying what it counts

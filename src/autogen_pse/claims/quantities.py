@@ -118,13 +118,14 @@ _HEDGES = [
     (
         "over",
         r"over|more\s+than|above|north\s+of|upwards\s+of|at\s+least|well\s+over|in\s+excess\s+of"
-        r"|exceeding|better\s+than|greater\s+than|worse\s+than|deeper\s+than|beyond|past|>|≥",
+        r"|exceeding|better\s+than|greater\s+than|worse\s+than|deeper\s+than|beyond|past|>|≥"
+        r"|(?:larger|bigger|greater|deeper|worse)\s+(?:[a-z-]+\s+){1,2}than",  # "a larger drawdown than 20%"
     ),
     (
         "under",
         r"under|less\s+than|below|at\s+most|(?<!\badd\s)(?<!\badds\s)(?<!\badded\s)(?<!\bsum\s)(?<!\bsums\s)"
         r"(?<!\bcome\s)(?<!\bcomes\s)up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"  # not "add up to"
-        r"|<|≤|shy\s+of|short\s+of",
+        r"|<|≤|shy\s+of|short\s+of|(?:smaller|shallower)\s+(?:[a-z-]+\s+){1,2}than",
     ),
 ]
 _HEDGE_RE = re.compile(

@@ -35,6 +35,11 @@ _BY_SIZE = {"largest", "biggest", "deepest", "smallest", "mildest", "shallowest"
 _LEAST = {"worst", "lowest", "smallest", "mildest", "shallowest", "slowest"}
 
 
+_BOTH = re.compile(
+    r"[\W_]*(?:both(?:\s+of\s+them)?|they\s+both|the\s+two|the\s+pair)\b(?!\s+(?:of|most|least|largest|biggest))",
+    re.IGNORECASE,
+)
+
 class Ranks(Binding):
     """Rankings checked against the facts ranked by their metric (a part of the Verifier)."""
 
@@ -115,6 +120,8 @@ class Ranks(Binding):
             entity = named.entity if named else self._entity_for(text, m.start(), ahead, scope)
             lo = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
             group = self._listed_around(text, m, [x for x in mentions if lo <= x.start < m.end() + 20])
+            if not group and _BOTH.match(text) and len(pair := list(dict.fromkeys(reversed(scope)))[:2]) == 2:
+                group = set(pair)  # "Both also carry the highest volatility": the two the sentences before named
             negated = [x for x in mentions if x.entity == entity and re.search(r"\bnot\s+$", text[: x.start])]
             if negated and len(group) == 1:
                 entity = next(iter(group))  # "AMZN, not AAPL, is (narrowly) the most volatile name"

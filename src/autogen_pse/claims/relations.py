@@ -68,6 +68,10 @@ _THE_NOUN = re.compile(r"(?<!\bis\s)(?<!\bwas\s)(?<!['’]s\s)\bthe\s+$", re.IGN
 _NOUN_END = re.compile(r"\s*(?:[,;.]|$)")
 
 
+# an indirect question ("how far things fell") and a rule named by what it watches ("a loss trigger")
+_NOT_MOVED = re.compile(r"\bhow\s+(?:far|much|fast|hard)\s+(?:\w+\s+){1,3}$", re.IGNORECASE)
+_LOSS_RULE = re.compile(r"[\s-]+(?:triggers?|rules?|thresholds?|limits?|levels?|lines?|tests?|flags?)\b", re.IGNORECASE)
+
 class Relations(Ranks, Figures):
     """Actions, flags, directions and dates (a part of the Verifier; ranks in :mod:`.ranks`)."""
 
@@ -308,6 +312,8 @@ class Relations(Ranks, Figures):
             for m in rx.finditer(text) if rx else []:
                 if sign < 0 and re.match(r"\s+to\s+(?![-−~≈$€£\d])", text[m.end() :]):
                     continue  # "most of that is down to Apple": owed to it, not a fall
+                if _NOT_MOVED.search(text[: m.start()]) or _LOSS_RULE.match(text, m.end()):
+                    continue  # "how far things fell", "a holding with a loss trigger": no holding is said to move
                 clause = [x for x in mentions if not self._boundaries(text, x.start, m.start())]
                 before = [x for x in clause if x.end <= m.start()]
                 if before:  # "Apple is huge, and MSFT/GOOG are both underwater": the list nearest the word
