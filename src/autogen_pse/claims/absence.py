@@ -11,7 +11,8 @@ _ABSENT = re.compile(
     r"hasn't)\s+(?:yet\s+)?(?:have|had|used|worked|got|list|feature|mention|include)|never\s+used|\w*n['’]t\s+feature|"
     r"(?:keen|happy|eager|willing)\s+to\s+learn|new\s+to|(?:did\s+not|didn't|don't|do\s+not)\s+(?:add|include|claim|invent|touch|mention|imply|list)|"
     r"could\s+mention|if\s+you(?:'ve|\s+have)\s+used|nice[- ]to[- ]haves?|partial(?:ly)?|"
-    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:on|in)|"
+    r"outside\s+(?:the|my|your|her|his)\s+(?:cv|résumé|resume)|neither\s+(?:(?:is|are)\s+)?(?:on|in)|"
+    r"not\s+(?:supported|backed|evidenced)\s+by|(?:are|is|were|was|been)\s+left\s+out|"
     r"(?:would\s+be|is|are)\s+(?:a\s+)?(?:bonus|plus)|no,?\s+not\s+yet)\b|[✘✗❌]",  # "Rust would be a bonus"
     re.IGNORECASE,
 )

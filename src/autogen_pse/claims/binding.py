@@ -62,6 +62,10 @@ _IT_START = re.compile(r"\W*(?:it|it['’]s|its)\b", re.IGNORECASE)
 _IT_BEFORE = re.compile(r"\b(?:it['’]s|it\s+is|it\s+was)\s+(?:at\s+|down\s+|up\s+|only\s+)?$", re.IGNORECASE)
 
 # "add them up": the whole, not a rise
+_WITH_CLAUSE = re.compile(r",\s*with\b", re.IGNORECASE)  # an absolute clause: its figure has its own subject
+_FALL_TO = re.compile(
+    r"\b(?:falls?|fell|drops?|dropped|declines?|slides?|slips?|sinks?)\s+(?:all\s+the\s+way\s+)?to\s+$", re.IGNORECASE
+)
 _SUMMED_UP = re.compile(r"\b(?:add|adds|added|adding|sum|sums|summed|summing|tot|tots|totted|totting|tally|tallies|"
                         r"tallied|tallying)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
@@ -357,6 +361,8 @@ class Binding(VerifierState):
                     or _VERSUS.search(gap)  # "at the 1 March close, compared with the $75,891 it cost"
                     or _BENCHMARK.search(gap)  # "its weight exceeds the 30% cap": the figure is what it is held to
                     or ("," in gap and len(gap) > 25 and not _FRONTED.match(gap))
+                    or (metric.scope == "global" and self._aside_of_holding(text, e, q.start))
+                    or _WITH_CLAUSE.search(gap)  # "… since purchase, with Microsoft's -63.42% the worst"
                 ):
                     continue
                 found.append((len(_HEDGE_END.sub("", gap)), metric))  # "up like 16 %": as near as "up 16 %"
@@ -385,12 +391,34 @@ class Binding(VerifierState):
                 after = rx.match(text, q.end + len(text[q.end :]) - len(text[q.end :].lstrip()))
             if after and any(u in accepted for u in metric.units):
                 found.append((after.start() - q.end + 1, metric))
+        level = self._level_reached(text, q, spans, qs)
+        if level is not None:  # "a fall to -20 % would hit the stop-loss": the level, not the move
+            found = [(-1, level)]
         found.sort(key=lambda x: x[0])
         out: list[Metric] = []
         for _d, named in found:
             if all(named.name != o.name for o in out):
                 out.append(named)
         return out
+
+    def _level_reached(
+        self, text: str, q: Quantity, spans: list[tuple[int, int, Metric]], qs: list[Quantity]
+    ) -> Metric | None:
+        """ "a further fall to -20.00 % would add a stop-loss trigger": a signed level a fall reaches
+        is the level of the rule the clause goes on to name."""
+        if q.unit != "pct" or not _FALL_TO.search(text, max(0, q.start - 30), q.start):
+            return None
+        stop = min((o.start for o in qs if o.start >= q.end), default=len(text))
+        clause = re.search(r"[;.](?:\s|$)", text[q.end : stop])
+        stop = q.end + clause.start() if clause else stop
+        return next((m for s, _e, m in spans if q.end <= s < min(stop, q.end + 60) and m.signed
+                     and "pct" in m.units and m.scope == "global"), None)
+
+    def _aside_of_holding(self, text: str, start: int, end: int) -> bool:
+        """Does a parenthesis opened in ``text[start:end]`` and still open name a holding ("the three
+        largest are AAPL, GOOG and IBM (IBM at 14.81 % …": IBM's figure, not the top three's)?"""
+        opened = text.rfind("(", start, end)
+        return opened >= 0 and ")" not in text[opened:end] and bool(self.catalogue.find(text[opened:end]))
 
     def _share_metrics(self, text: str, q: Quantity, spans: list[tuple[int, int, Metric]]) -> list[Metric]:
         """ "its $46.1k gain is roughly 90 % of the total": a share of the total of what the clause

@@ -80,14 +80,17 @@ WGT WT VOL PX PCT MAXDD XS SHS SH MLN MN BN CO GOVT REC RECO CERTS CERT TRUE FAL
 
 _DOT_FIELD = re.compile(r"·[^A-Za-z0-9,]*$")
 _GOES_ON = re.compile(r"[ \t]+[a-z]")
+# a quotation opening in sentence case: 'Her talk, "Paying less for the cloud …"', 'a short "Proudest achievement"'
+_QUOTE_OPENS = re.compile(r"(?:^|\s)[\"“‘][*_]*$")
 
 
 def sentence_initial(text: str, start: int, end: int) -> bool:
-    """The word at ``start:end`` opens a sentence, a line or a field, where a capital says nothing: "Open
-    to work · Likely to respond" (after a middle dot only when words go on in lower case: a list of
-    names, "Go · Rust · Kafka", is names)."""
+    """The word at ``start:end`` opens a sentence, a line, a field or a quotation, where a capital says
+    nothing: "Open to work · Likely to respond" (after a middle dot or an opening quote only when
+    words go on in lower case: a list of names, "Go · Rust · Kafka", is names)."""
     before = text[:start]
-    return bool(_INITIAL.search(before) or (_DOT_FIELD.search(before) and _GOES_ON.match(text, end)))
+    return bool(_INITIAL.search(before) or ((_DOT_FIELD.search(before) or _QUOTE_OPENS.search(before))
+                                            and _GOES_ON.match(text, end)))
 
 def is_abbreviation(word: str) -> bool:
     """An ordinary abbreviation, singular or plural ("PR", "PRs", "KPIs")."""

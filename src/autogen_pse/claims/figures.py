@@ -35,6 +35,8 @@ from .patterns import (
 from .periods import RATE_SECONDS, rate_after, rate_before
 from .quantities import Quantity, as_percent, matches, precise
 
+# a list of orders: "Orders entered: AAPL -79, MSFT -600" (a signed whole number is a number of shares)
+_ORDERS = re.compile(r"\b(?:orders?|trades?|tickets?|fills?|executions?|blotter)\b[^.;]*$", re.IGNORECASE)
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
 _RULE_BEFORE = re.compile(
     rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:pct|percent|days?|d)\W{{1,3}})?(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$"
@@ -119,7 +121,8 @@ class Figures(Binding, Derived, Counts, Durations):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a requirement"), []
         if _DENIED.search(text, max(0, q.start - 30), q.start):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a figure denied"), []
-        if unit == "count" and _UNIT_NOUNS.match(text[q.end :]):
+        if unit == "count" and (_UNIT_NOUNS.match(text[q.end :]) or (
+                q.sign and float(q.value).is_integer() and _ORDERS.search(text, 0, q.start))):  # "Orders: AAPL -79"
             unit = "units"
             q = Quantity(q.value, "units", q.text, q.start, q.end, q.tol, q.hedge, q.sign, q.kind)
         if unit in ("years", "months", "weeks") or (unit == "days" and not self._facts(entity, "days")):

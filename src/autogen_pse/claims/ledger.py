@@ -17,6 +17,7 @@ from .conversation import question_lines, quoted_lines, user_turn_lines
 from .formats import read_document
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
+from .revisions import retracted, revision_lines
 from .scenarios import table_is_projection
 from .split import Unit, split_units
 from .verify import Verifier
@@ -60,6 +61,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     section = ""
     # a chat's user turns, an e-mail's quotes, a Q&A page's question
     asked = user_turn_lines(artifact) | quoted_lines(artifact) | question_lines(artifact)
+    revised = revision_lines(artifact)  # notes on what changed since the evaluator's verdict
     for n, unit in enumerate(split_units(artifact), start=1):
         if unit.line in asked or _REFERENCE_LIST.fullmatch(unit.section):
             unit.kind = "meta"  # a chat's user turns, an e-mail's quotes; a reference list's entries
@@ -107,6 +109,9 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             scope = owners[:1] or scope
         else:
             text = rewrite(unit.text)
+        if unit.line in revised:
+            subjects = [(m.start, m.end) for m in verifier.catalogue.find(text) if m.entity in verifier.owners]
+            text = retracted(text, subjects)  # the quoted issue, the old value, the removed item
         if unit.kind == "meta" or (unit.kind == "heading" and not re.search(r"\d", text)):
             claim.entities = [m.entity for m in verifier.catalogue.find(text)]
         else:

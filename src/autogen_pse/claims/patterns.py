@@ -109,8 +109,8 @@ _UNIT_NOUNS = re.compile(  # "79 shares", "79 Apple shares", "79 of your 250 App
     r"(?:shares?|units?|sh|shs|pieces?|pcs)|of\s+them)\b",
     re.IGNORECASE,
 )
-# the start of a sentence: after an outline number ("2.3", "A.", "b)"), emoji, quotes or markup
-OUTLINE = r"(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|[A-Za-z][.)]|\([a-z]{1,4}\)))?"
+# the start of a sentence: after an outline number ("2.3", "A.", "b)", a thread's "8/8"), emoji, quotes or markup
+OUTLINE = r"(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|\d{1,2}/\d{0,2}|[A-Za-z][.)]|\([a-z]{1,4}\)))?"
 # an emoji ends a chat sentence as a full stop does ("feels familiar 🙂 Ping me")
 _EMOJI = "\u2600-\u27bf\U0001f000-\U0001faff"
 _INITIAL = re.compile(rf"(?:^{OUTLINE}|[.!?:;|•>(—–\t{_EMOJI}]|\*\*|__|\s-)[^A-Za-z0-9,]*$")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .binding import Binding
 from .catalogue import Mention
@@ -35,6 +36,10 @@ _BY_SIZE = {"largest", "biggest", "deepest", "smallest", "mildest", "shallowest"
 _LEAST = {"worst", "lowest", "smallest", "mildest", "shallowest", "slowest"}
 
 
+# "Best/worst CAGR:", "highest / lowest vol": a label over a whole ordering, not a ranking of one
+_TOP_END = r"(?:best|highest|largest|biggest|top|most)"
+_LOW_END = r"(?:worst|lowest|smallest|bottom|least)"
+_BOTH_ENDS = re.compile(rf"\b{_TOP_END}\s*/\s*{_LOW_END}\b|\b{_LOW_END}\s*/\s*{_TOP_END}\b", re.I)
 _BOTH = re.compile(
     r"[\W_]*(?:both(?:\s+of\s+them)?|they\s+both|the\s+two|the\s+pair)\b(?!\s+(?:of|most|least|largest|biggest))",
     re.IGNORECASE,
@@ -64,7 +69,9 @@ class Ranks(Binding):
                        evidence=[f.id for f in ranked[: max(n, 2)]],
                        note=f"{fact.entity} is #{pos} by {fact.metric} ({ranked[0].entity} is #1)")
 
-    def _ranks(self, text: str, mentions: list[Mention], scope: list[str]) -> list[Finding]:
+    def _ranks(
+        self, text: str, mentions: list[Mention], scope: list[str], headers: Sequence[str] = ()
+    ) -> list[Finding]:
         out: list[Finding] = []
         if not self.rank_any.search(text):
             return out
@@ -96,7 +103,7 @@ class Ranks(Binding):
             of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
             top_n = re.search(r"\b(?:two|three|four|five|[2-9])\s*$", before)  # "the three largest positions"
             among = re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$|\bnot\s+(?:the\s+)?$", before)
-            if top_n or among or (
+            if top_n or among or _BOTH_ENDS.search(text, max(0, m.start() - 12), m.end()) or (
                 figure_follows and not of_holdings
             ):
                 continue  # "worst drawdown was nearly 58 %": the figure, not a ranking
@@ -111,6 +118,7 @@ class Ranks(Binding):
             ):
                 continue  # "IBM's worst drawdown" is IBM's own figure, not a ranking
             metric = self._qualified(text, m.end(), metric, fronted=bool(of_holdings))  # "… on an annualised basis"
+            metric = self._by_column(m.group(0), metric, headers)  # "highest return" under "Annualised Return"
             n = next((v for k, v in ORDINALS.items() if re.search(rf"\b{k}[\s-]*$", before)), 1)
             # "Highest vol is AMZN (…), deepest drawdown is MSFT": the name right after the ranking
             named = next((x for x in mentions if x.start >= m.end()
@@ -219,6 +227,18 @@ class Ranks(Binding):
                 and any(f.metric == other.name for f in self.ev.facts)
             ):
                 return other
+        return metric
+
+    def _by_column(self, phrase: str, metric: Metric, headers: Sequence[str]) -> Metric:
+        """In a table row, the ranking's noun qualified by a column's header ("highest return" in a
+        row whose "Annualised Return" column holds the return): the metric that header names."""
+        noun = phrase.split()[-1].lower()
+        for header in headers:
+            if header.endswith(noun) and header != noun:
+                named = sorted(self._metric_spans(header), key=lambda x: x[0] - x[1])
+                other = next((m for _s, _e, m in named if m.scope == "entity"), metric)
+                if other.name != metric.name and any(f.metric == other.name for f in self.ev.facts):
+                    return other
         return metric
 
     def _ranking(self, metric: Metric, order: str) -> list[FactValue]:

@@ -69,6 +69,11 @@ _NOUN_END = re.compile(r"\s*(?:[,;.]|$)")
 
 
 # an indirect question ("how far things fell") and a rule named by what it watches ("a loss trigger")
+_NAMED_AFTER = re.compile(
+    r"(?:\s+(?:positions?|holdings?|stakes?|names?|lines?|bets?))?\s+(?:in|at|of|on|for)\s+(?:the\s+)?", re.IGNORECASE
+)
+_ELSEWHERE = re.compile(r"\s+(?:(?:in|at|under)\s+(?:clauses?|sections?|items?|rows?|steps?|paragraphs?|points?)\b|"
+                        r"(?:in\s+)?§|(?:above|below)\b)", re.IGNORECASE)
 _NOT_MOVED = re.compile(r"\bhow\s+(?:far|much|fast|hard)\s+(?:\w+\s+){1,3}$", re.IGNORECASE)
 _LOSS_RULE = re.compile(r"[\s-]+(?:triggers?|rules?|thresholds?|limits?|levels?|lines?|tests?|flags?)\b", re.IGNORECASE)
 
@@ -126,6 +131,8 @@ class Relations(Ranks, Figures):
                 continue
             if re.fullmatch(r"add(?:ing)?", m.group(0), re.IGNORECASE) and _SUMMED.search(text, m.end(), m.end() + 90):
                 continue  # "add Google and IBM and the top three come to 76.28 %": a sum, not a purchase
+            if _ELSEWHERE.match(text, m.end()):
+                continue  # "once the TRIM and SELL in Clauses 6.1 and 6.2 are done": other items' actions
             owner = next(
                 (x for x in mentions if x.end <= m.start() and re.fullmatch(r"[’'s\s]*", text[x.end : m.start()])), None
             )  # "the Apple trim", "AAPL's sale"
@@ -316,7 +323,10 @@ class Relations(Ranks, Figures):
                     continue  # "how far things fell", "a holding with a loss trigger": no holding is said to move
                 clause = [x for x in mentions if not self._boundaries(text, x.start, m.start())]
                 before = [x for x in clause if x.end <= m.start()]
-                if before:  # "Apple is huge, and MSFT/GOOG are both underwater": the list nearest the word
+                named = self._named_after(text, m.end(), mentions)
+                if named:  # "the losing positions in Microsoft and Google": the holdings it goes on to name
+                    clause = named
+                elif before:  # "Apple is huge, and MSFT/GOOG are both underwater": the list nearest the word
                     run = [before[-1]]
                     for x in reversed(before[:-1]):
                         if not _LIST_SEP.fullmatch(text[x.end : run[0].start]):
@@ -351,6 +361,17 @@ class Relations(Ranks, Figures):
                         )
                     )
         return out
+
+    @staticmethod
+    def _named_after(text: str, end: int, mentions: list[Mention]) -> list[Mention]:
+        """The holdings a phrase names right after it ("losing positions in Microsoft and Google",
+        "losses at MSFT/GOOG"): a run of mentions after "in", "at", "of", "on" or "for"."""
+        lead = _NAMED_AFTER.match(text, end)
+        run = [x for x in mentions if lead and x.start == lead.end()]
+        for x in mentions:
+            if run and x.start > run[-1].end and _LIST_SEP.fullmatch(text[run[-1].end : x.start]):
+                run.append(x)
+        return run
 
     def _dates(self, text: str, dates: list, mentions: list[Mention], scope: list[str], advice: bool) -> list[Finding]:
         out = []

@@ -21,9 +21,16 @@ _FEELING = re.compile(r"most\s+(?:interested|keen|excited|passionate|comfortable
 # the job ad, not a claim about the record
 _FIT_WORDS = r"(?:match|fit|nice-to-haves?|must-haves?|requirements?|gaps?|overlap)"
 _FIT = re.compile(rf"(?:\s+[\w-]+)?\s+{_FIT_WORDS}\b|(?<=\s){_FIT_WORDS}$", re.I)
+# "put the most weight on Brightline", "gave the most space to": the writer's emphasis, not a ranking
+_EMPHASIS = re.compile(r"\b(?:put|puts|putting|place[sd]?|placing|gave|give[sn]?|giving|devote[sd]?|devoting)\s+$",
+                       re.I)
+_EMPHASIS_NOUN = re.compile(r"\s+(?:weight|emphasis|space|attention|focus|detail|room|prominence)\b", re.I)
+_NOT_HELD = re.compile(r"\s+(?:is\s+not|was\s+not|isn['’]t|wasn['’]t)\s+(?:one\s+of|among|held|owned|a\s+holding)\b",
+                       re.I)  # "ORCL is not one of the five holdings"
 _PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+(?:am|are|is|was|were))?\s+$")
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
-_IDIOM = re.compile(r"contract\s+notes?\b|split\s+(?:portfolio|picture|decision|verdict|result|view|book)\b", re.I)
+_IDIOM = re.compile(r"contract\s+notes?\b|split\s+(?:portfolio|picture|decision|verdict|result|view|book)\b|"
+                    r"paper\s+trail\b", re.I)
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 
 
@@ -57,6 +64,8 @@ class Statements(VerifierState):
         titled = title_case(text, heading=heading)  # "Kingsbury Wealth Partners LLP", "Quarterly Portfolio Letter"
         for name in unknown_names(text, self.catalogue, self.known, taken, self.vocab):
             if titled and name.entity not in ("?ticker", "?lead"):
+                continue
+            if _NOT_HELD.match(text, name.end):
                 continue
             near = text[max(0, name.start - 40) : name.end + 40]
             subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity in ("?ticker", "?lead")
@@ -134,7 +143,9 @@ class Statements(VerifierState):
         for m in _SUPERLATIVE.finditer(text):
             phrase = " ".join(m.group(0).lower().split())
             fit = _FIT.match(text, m.end()) or _FIT.search(phrase)
-            if _QUANTIFIER.fullmatch(phrase) or _FEELING.match(phrase) or fit or (
+            emphasis = _EMPHASIS.search(text, 0, m.start()) and (
+                _EMPHASIS_NOUN.match(text, m.end()) or _EMPHASIS_NOUN.search(phrase))
+            if _QUANTIFIER.fullmatch(phrase) or _FEELING.match(phrase) or fit or emphasis or (
                 phrase.startswith("most ") and _PRONOUN_BEFORE.search(text, 0, m.start())
             ):
                 continue  # "most afternoons", "what I most enjoy", "I'm most keen": how many, how much — no ranking

@@ -57,6 +57,7 @@ from .patterns import (
 from .periods import in_years_column, rate_after
 from .quantities import Quantity, find_quantities
 from .relations import Relations
+from .revisions import VERDICT_WORDS
 from .scenarios import excuse_projected, projected_column, projection_start
 from .statements import Statements
 from .transitions import reversed_change, terms
@@ -117,7 +118,7 @@ class Verifier(Relations, Statements):
         self.source_years = {d.value[:4] for s in evidence.sources for d in find_dates(s.text)}
         self.source_stems = {stem(w) for s in evidence.sources for w, _a, _b in content_words(s.text)}
         vocab = set(self.source_stems)
-        vocab |= {stem(w) for text in evidence.vocabulary for w, _a, _b in content_words(text)}
+        vocab |= {stem(w) for text in [*evidence.vocabulary, *VERDICT_WORDS] for w, _a, _b in content_words(text)}
         for e in evidence.entities:
             vocab |= {stem(w) for n in e.names + e.symbols for w, _a, _b in content_words(n)}
         for m in evidence.metrics:
@@ -126,7 +127,7 @@ class Verifier(Relations, Statements):
             vocab |= {stem(w) for p in words for w, _a, _b in content_words(p)}
         self.vocab = frozenset(vocab)
         self.known = frozenset(w.lower() for s in evidence.sources for w, _a, _b in content_words(s.text)) | frozenset(
-            w.lower() for text in evidence.vocabulary for w, _a, _b in content_words(text)
+            w.lower() for text in [*evidence.vocabulary, *VERDICT_WORDS] for w, _a, _b in content_words(text)
         )
         lexical = [w for m in evidence.metrics for w in [*m.words, *m.after_words, *m.rank]]
         lexical += [w for words in evidence.actions.values() for w in words]
@@ -212,7 +213,7 @@ class Verifier(Relations, Statements):
         own = [*(m.entity for m in mentions), *scope]
         findings += check_computations(text, quantities, self.ev.facts, used, own)  # "Cost 250 × 38.45 = 9,612.50"
         findings += self._counts(text, quantities, used)
-        findings += self._ranks(text, mentions, scope)
+        findings += self._ranks(text, mentions, scope, [name for name, _a, _b in columns or []])
         findings += self._actions(text, mentions, scope, row)
         findings += self._flags(text, mentions, scope, table=row is not None)
         bindings = self._pair_lists(

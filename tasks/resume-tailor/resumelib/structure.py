@@ -73,10 +73,11 @@ BULLET = re.compile(r"^\s*(?:[-*+•–]|\d{1,2}[.)])\s+")
 
 
 # a reviewer's remarks on the CV against the ad ("How your CV lines up with the ad", "Fit against the ad",
-# "Gaps", "Recommendation", "Best evidence for our role"): notes, after the CV
+# "Gaps", "Recommendation", "Best evidence for our role", "Why I am a strong fit for this role"): notes, after the CV
 _REMARKS = re.compile(
     r"\b(?:the (?:job )?ad|gaps?|recommendation|fit against|lines? up with|evidence (?:for|from)|"
-    r"requirements? (?:vs|map|mapping|match)|match(?:ing)? (?:to|against))\b"
+    r"requirements? (?:vs|map|mapping|match)|match(?:ing)? (?:to|against)|"
+    r"(?:strong|good|great|perfect|right) (?:fit|match)|why (?:i am|i m|im|me|hire))\b"
 )
 
 
@@ -91,7 +92,7 @@ def classify_section(title: str) -> str | None:
     words = norm_text(clean_inline(title))
     if _PANELS.search(words):
         return "notes"
-    if words and len(words.split()) <= 8 and _REMARKS.search(words) and not named_classes(title) - {"notes"}:
+    if words and len(words.split()) <= 10 and _REMARKS.search(words) and not named_classes(title) - {"notes"}:
         return "notes"
     if not words or len(words.split()) > 5:
         return None
