@@ -173,3 +173,37 @@ def test_a_quotation_a_threads_numbering_and_a_platforms_words_are_no_claims(res
 def test_a_quoted_name_in_title_case_and_a_paper_are_still_claims(resume_verifier: Verifier) -> None:
     assert Status.SUPPORTED not in statuses(resume_verifier, 'She built the "Zorblax Mesh" routing layer.')
     assert status_of(resume_verifier, "She published a paper on idempotency.") is Status.UNVERIFIABLE
+
+
+def test_a_hyphened_mixed_number_a_business_and_a_first_initial(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "Five tickers, three-and-a-half stocks' worth of diversification.",
+                "Five tickers, four-and-a-half stocks' worth of diversification.")
+    assert Status.CONTRADICTED not in statuses(portfolio_verifier, "MSFT is a drag. But it's a huge, profitable company.")
+    assert Status.CONTRADICTED in statuses(portfolio_verifier, "MSFT is a drag. But it's a profitable position.")
+    call = "2010-02-15 13:30 | Call (in) | H. Abernathy-Cruz\n\nAccount: 401(k) rollover IRA ...3377\n"
+    ledger = build_ledger(call, portfolio_verifier)
+    assert not ledger.contradicted and not ledger.unverifiable, [(c.text, c.why()) for c in ledger.unverifiable]
+    assert Status.UNVERIFIABLE in statuses(portfolio_verifier, "We also hold Ford and Zorblax Motors.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[00:00:19] RENATA ALVES, ADVISER: Thank you.",
+        "**Sam Ortega** lgtm.",
+        "**Sam Ortega** changed status *In Progress* → *Closed*",
+    ],
+)
+def test_a_speaker_a_reviewer_and_a_tickets_status_are_no_holdings(portfolio_verifier: Verifier, text: str) -> None:
+    ledger = build_ledger(text, portfolio_verifier)
+    assert not ledger.contradicted and not ledger.unverifiable, [(c.text, c.why()) for c in ledger.unverifiable]
+
+
+def test_a_company_beside_a_role_word_is_still_a_name(portfolio_verifier: Verifier) -> None:
+    assert Status.UNVERIFIABLE in statuses(portfolio_verifier, "We bought Zorblax Mining (client request) last year.")
+
+
+def test_the_two_big_winners_are_some_of_them_not_a_count(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, "The volatility line is high for the two big winners and lowest for IBM.",
+                "The volatility line is high for the four big winners and lowest for IBM.")
+    assert Status.CONTRADICTED in statuses(portfolio_verifier, "Two holdings are winners.")

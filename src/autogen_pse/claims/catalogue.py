@@ -197,11 +197,16 @@ _PERSON_BEFORE = re.compile(  # a first name after a word for a person or a sign
     re.IGNORECASE,
 )
 _GREETED = re.compile(r"(?:Hi|Hey|Hello|Hiya|Dear|Morning)\s+[A-Z][a-z'’-]+")  # "Hi Tom 👋 quick …"
-_PERSON_AFTER = re.compile(  # "Bev (secretary)", "Dana Whitfield wrote:"
-    r"(?:['’]s)?\s*(?:\(|,\s*)(?:our\s+)?(?:secretary|editor|chair|treasurer|president|member)\b"
-    r"|\s+(?:wrote|said|says|asked|asks)\b",
+# after a name: "Bev (secretary)", "RENATA ALVES, ADVISER:", "Dana Whitfield wrote:", "**Sam Ortega** lgtm"
+_SURNAME = r"(?:[ \t]+[A-Z][\w'’-]+)?"
+_PERSON_AFTER = re.compile(
+    rf"{_SURNAME}(?:['’]s)?\s*(?:\(|,\s*)(?:our\s+)?(?:secretary|editor|chair|treasurer|president|member)\b"
+    rf"|{_SURNAME}\s*(?:\(|,\s*)(?:adviser|advisor|client|host|co-host|analyst|planner|interviewer)\s*[):]"
+    r"|(?:\*\*|__)?\s+(?:wrote|said|says|asked|asks|replied|commented|approved|lgtm|reopened|changed\s+(?:the\s+)?status)\b",
     re.IGNORECASE,
 )
+# a first name's initial: "H. Abernathy-Cruz", "D. McAllister" (not the "S." of "U.S. Steel")
+_FIRST_INITIAL = re.compile(r"(?:^|[\s|(,])[A-Z]\.\s?(?:[A-Z][a-z'’]+-)?$")
 _HONORIFIC = re.compile(  # "Mr Sato", "Dr N. Hartmann", "Mrs Oyelaran-Whitfield"; "Hi Tom", "Dear Priya"
     r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sir|Dame|Miss)\.?\s+(?:[A-Z]\.\s*)*(?:[A-Z][\w'’]*-)?$|^(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s"
     r"|\b(?:Sr|Sra|Srta|Don|Doña|Herr|Frau|Mme|Mlle)\.?\s+(?:[A-Z]\.\s*)*$"  # other languages' honorifics
@@ -220,11 +225,12 @@ _LABEL_START = re.compile(r"(?:^|[|·•;\n)—–]|\*\*)\W*(?:[\w'’&.-]+\s+){
 
 
 def is_person(text: str, start: int, end: int) -> bool:
-    """Is the name ``text[start:end]`` a person's: after an honorific ("Dr N. Hartmann"), a word for a
-    person ("our newest member, Priya"), in a sign-off ("Sun-kissed regards, Edie"), or before a role
-    ("Bev (secretary)")?"""
+    """Is the name ``text[start:end]`` a person's: after an honorific ("Dr N. Hartmann") or an initial
+    ("H. Abernathy-Cruz"), a word for a person ("our newest member, Priya"), in a sign-off ("Sun-kissed
+    regards, Edie"), or before a role ("Bev (secretary)")?"""
     before = text[:start]
-    return bool(_HONORIFIC.search(before) or _PERSON_BEFORE.search(before[-40:]) or _PERSON_AFTER.match(text, end))
+    return bool(_HONORIFIC.search(before) or _PERSON_BEFORE.search(before[-40:]) or _PERSON_AFTER.match(text, end)
+                or _FIRST_INITIAL.search(before[-40:]))
 
 
 def is_initialism(text: str, start: int, end: int) -> bool:

@@ -56,6 +56,9 @@ _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-
 
 
 _SCALE_WORD = re.compile(r"\b(?:scores?|scored|rated|ratings?|marks?)\b", re.IGNORECASE)  # "scores out of 10"
+# a size or standing between the number and its noun picks some of them: "the two big winners"
+_PICKED = re.compile(r"\b(?:big|bigger|large|larger|huge|main|major|top|star|standout|clear|real|heavy|worse)\b",
+                     re.IGNORECASE)  # (superlatives, "the two biggest winners", are ranks)
 
 
 class Counts(VerifierState):
@@ -204,6 +207,8 @@ class Counts(VerifierState):
                 ):
                     continue
                 rule = everything
+            if _PICKED.search(between) and q.value <= len(rule.entities):
+                continue  # "the two big winners": the biggest of them, not how many there are
             out.append(self._count_finding(f"{q.text} {noun.group(0)}", int(q.value), rule, q.hedge))
         return out
 

@@ -84,6 +84,7 @@ _NAMES = re.compile(
     r"(?:\s+(?:Composite|Industrial\s+Average|World|ACWI|EAFE))?\s*\d+\b"
     r"|\b[A-Z][A-Za-z]*-\d+\b|\bQ[1-4]\b|\bH[12]\b|\bFY\s?\d{2,4}\b|\bp\d{2}\b|\b[A-Z]{1,4}\d{1,3}\b"
     r"|\b[Pp][ \t]+(?:fifty|ninety(?:[- ](?:five|nine))?)\b"  # "P ninety five latency": p95, dictated
+    r"|\b(?:401|403|457)\s?\([kb]\)"  # US retirement accounts: "401(k) rollover IRA"
 )
 _RANGE_DASH = re.compile(r"^\s*(?:–|-|—|to|until|through|thru)\s*$")
 PRESENT = re.compile(r"\b(?:present|now|current|today|date|ongoing)\b", re.IGNORECASE)
@@ -191,7 +192,7 @@ _WHEN_POSTED = re.compile(
 
 
 def name_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1"), of paragraph references
+    """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1", "401(k)"), of paragraph references
     ("para 4.1"), of days of a month with no year ("Sat 27 Feb"), of times of day ("at 21:09"), of a
     telling's length ("the two-minute version"), of a post's age or a schedule ("2 days ago", "1-2
     days a week") and of version numbers ("[0.2.0]"): neither dates nor figures."""

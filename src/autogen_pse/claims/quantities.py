@@ -291,9 +291,9 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
 
     for m in _FRACTION_RE.finditer(text):
         if _overlaps(taken, m.start(), m.end()) or re.search(
-            rf"\b(?:{_NUMBER_WORD}|\d+)\s+and\s+$", text[max(0, m.start() - 16) : m.start()], re.IGNORECASE
+            rf"\b(?:{_NUMBER_WORD}|\d+)[\s-]+and[\s-]+(?:a-)?$", text[max(0, m.start() - 16) : m.start()], re.IGNORECASE
         ):
-            continue  # "three and a half" is one number
+            continue  # "three and a half" ("three-and-a-half") is one number
         frac = _FRACTIONS[m.group(1).lower()]
         if m.group(1).lower() == "half" and re.search(r"\b(?:in|by)\s+$", text[max(0, m.start() - 4) : m.start()]):
             hedge, _h = _hedge_before(text, m.start())
@@ -329,7 +329,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         value = read
         spoken = value < 0  # digits read out in groups: 51,267 or, as a price, 38.45 ("thirty-eight forty-five")
         value = abs(value)
-        half = re.match(r"\s+and\s+a\s+half\b(?:\s+(thousand|million|billion)\b)?", text[m.end() :])
+        half = re.match(r"[\s-]+and[\s-]+a[\s-]+half\b(?:\s+(thousand|million|billion)\b)?", text[m.end() :])
         half_scale = _SCALES[half.group(1).lower()] if half and half.group(1) else 1.0
         if half:  # "seventeen and a half thousand dollars": 17,500
             value = (value + 0.5) * half_scale

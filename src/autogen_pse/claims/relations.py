@@ -74,6 +74,9 @@ _NAMED_AFTER = re.compile(
 )
 _ELSEWHERE = re.compile(r"\s+(?:(?:in|at|under)\s+(?:clauses?|sections?|items?|rows?|steps?|paragraphs?|points?)\b|"
                         r"(?:in\s+)?§|(?:above|below)\b)", re.IGNORECASE)
+# "a huge, profitable company": the business's earnings, not the holding's gain
+_BUSINESS = re.compile(r"\s+(?:company|companies|business|businesses|firm|firms|enterprise|corporation|franchise)\b",
+                       re.IGNORECASE)
 _NOT_MOVED = re.compile(r"\bhow\s+(?:far|much|fast|hard)\s+(?:\w+\s+){1,3}$", re.IGNORECASE)
 _LOSS_RULE = re.compile(r"[\s-]+(?:triggers?|rules?|thresholds?|limits?|levels?|lines?|tests?|flags?)\b", re.IGNORECASE)
 
@@ -319,7 +322,8 @@ class Relations(Ranks, Figures):
             for m in rx.finditer(text) if rx else []:
                 if sign < 0 and re.match(r"\s+to\s+(?![-−~≈$€£\d])", text[m.end() :]):
                     continue  # "most of that is down to Apple": owed to it, not a fall
-                if _NOT_MOVED.search(text[: m.start()]) or _LOSS_RULE.match(text, m.end()):
+                if _NOT_MOVED.search(text[: m.start()]) or _LOSS_RULE.match(text, m.end()) \
+                        or _BUSINESS.match(text, m.end()):
                     continue  # "how far things fell", "a holding with a loss trigger": no holding is said to move
                 clause = [x for x in mentions if not self._boundaries(text, x.start, m.start())]
                 before = [x for x in clause if x.end <= m.start()]
