@@ -48,7 +48,7 @@ def test_corpus_is_complete_and_labelled() -> None:
 
 
 @pytest.mark.parametrize(("task", "floors"), [
-    # batches a–zv; the floors sit under a–l's because the blind batches m–zv (voice memos, YAML reports,
+    # batches a–zx; the floors sit under a–l's because the blind batches m–zx (voice memos, YAML reports,
     # spreadsheet pastes, LinkedIn, HTML e-mails, PDF and Word pastes, LaTeX, chat transcripts, notebook
     # exports, newsletters, JSON Resume, podcast scripts, e-mail threads, ASCII timelines, shorthand notes,
     # forum replies, call notes, letters, Indian and Canadian résumés, career-coach rewrites, notes-app
@@ -58,11 +58,12 @@ def test_corpus_is_complete_and_labelled() -> None:
     # reference letters, chatbot transcripts, mind maps, kanban boards, fund factsheets, subtitles, Mermaid
     # charts, TOML and changelog CVs, job logs, app notifications, psql output, wiki pages, terminal screens,
     # pandoc grid tables, pull requests, Q&A pages, R sessions, WhatsApp exports, Europass XML, job-platform
-    # profiles, Confluence markup, dictated CVs, a local 8B model's output…) are in the count (see docs/claims.md)
+    # profiles, Confluence markup, dictated CVs, a local 8B model's output, artifacts revised after the
+    # evaluator's PARTIAL…) are in the count (see docs/claims.md)
     ("portfolio-review", {"contradicted": 0.94, "no_number_flagged": 0.89, "fails": 0.85,
-                          "faithful_failed": 0.16, "faithful_warned": 0.10}),
+                          "faithful_failed": 0.15, "faithful_warned": 0.10}),
     ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.89, "fails": 0.94,
-                       "faithful_failed": 0.11, "faithful_warned": 0.0}),
+                       "faithful_failed": 0.10, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
     bench = _bench()

@@ -207,3 +207,9 @@ def test_the_two_big_winners_are_some_of_them_not_a_count(portfolio_verifier: Ve
     assert_pair(portfolio_verifier, "The volatility line is high for the two big winners and lowest for IBM.",
                 "The volatility line is high for the four big winners and lowest for IBM.")
     assert Status.CONTRADICTED in statuses(portfolio_verifier, "Two holdings are winners.")
+
+
+def test_what_an_action_requires_is_a_rule_of_no_holding(portfolio_verifier: Verifier) -> None:
+    rule = "**Amazon and IBM — no triggers.** SELL is not, since SELL needs a stop-loss or long-held-loss trigger."
+    assert Status.CONTRADICTED not in statuses(portfolio_verifier, rule)
+    assert Status.CONTRADICTED in statuses(portfolio_verifier, "**IBM.** It has a long-held-loss trigger.")

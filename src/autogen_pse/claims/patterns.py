@@ -235,6 +235,8 @@ _GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or mo
     # "**Long-held loss** — held for 730 days or more and down 10% or more": a rule's definition, of no holding
     r"|(?:^|[—:–]\s*)(?:held|down|up|above|below|fallen|a\s+loss|a\s+fall)\b[^.;]{0,60}\bor\s+(?:more|longer|worse)\b"
     r"|^\W*(?:your|our|my|the)\s+(?:rules|rule\s*book|limits)\s*(?:are\s*)?:"
+    # "SELL needs a stop-loss or long-held-loss trigger": what an action requires, of no holding
+    r"|\b(?:needs?|requires?)\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}(?:or\s+(?:an?\s+)?[\w-]+\s+)?(?:trigger|breach)\b"
     r"|\b(?:the|our|your|this|that|first|second|third)\s+(?:\w+\s+)?rule\s+"
     r"(?:covers|says|applies|means|concerns|is\s+about)\b"  # "your rules: 30% cap, -20% stop, …"
 )
