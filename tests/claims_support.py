@@ -33,6 +33,13 @@ def statuses(verifier: Verifier, text: str) -> set[Status]:
     return {c.status for c in build_ledger(text, verifier).claims}
 
 
+def assert_clean(verifier: Verifier, text: str) -> None:
+    """No claim of ``text`` is contradicted or unverifiable."""
+    ledger = build_ledger(text, verifier)
+    flagged = ledger.contradicted + ledger.unverifiable
+    assert not flagged, [(c.text, c.why()) for c in flagged]
+
+
 def assert_pair(verifier: Verifier, faithful: str, fabricated: str) -> None:
     """``faithful`` has no contradicted claim; ``fabricated`` (one fact changed) has one."""
     assert Status.CONTRADICTED not in statuses(verifier, faithful), faithful

@@ -13,7 +13,7 @@ import pytest
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.revisions import retracted, revision_lines
-from tests.claims_support import assert_pair, status_of, statuses
+from tests.claims_support import assert_clean, assert_pair, status_of, statuses
 
 NOTES = """\
 Revised review below. **Addressed in this cycle** (evaluator: PARTIAL, DATA_MISMATCH):
@@ -45,8 +45,7 @@ def test_a_note_keeps_what_it_says_now_and_drops_what_it_replaced() -> None:
 
 
 def test_a_revised_review_passes_and_a_wrong_correction_fails(portfolio_verifier: Verifier) -> None:
-    ledger = build_ledger(NOTES, portfolio_verifier)
-    assert not ledger.contradicted and not ledger.unverifiable, [(c.text, c.why()) for c in ledger.contradicted]
+    assert_clean(portfolio_verifier, NOTES)
     assert_pair(portfolio_verifier, NOTES, NOTES.replace("corrected to 851 days", "corrected to 815 days"))
     assert_pair(portfolio_verifier, NOTES, NOTES.replace("to 23.50%", "to 25.30%"))
 
@@ -73,8 +72,7 @@ Job keywords not supported by the CV (Rust, gRPC) are left out.
 
 
 def test_a_revised_cvs_notes_claim_nothing_removed(resume_verifier: Verifier) -> None:
-    ledger = build_ledger(CV_NOTES, resume_verifier)
-    assert not ledger.contradicted and not ledger.unverifiable, [(c.text, c.why()) for c in ledger.unverifiable]
+    assert_clean(resume_verifier, CV_NOTES)
     assert Status.CONTRADICTED in statuses(resume_verifier, "Skills: Go, Python, Prometheus, Grafana.")
     assert Status.CONTRADICTED in statuses(resume_verifier, "Job keywords (Rust, gRPC) are all on the CV.")
 
@@ -166,8 +164,7 @@ def test_a_why_i_fit_section_is_no_cv_entry(resume_checker: Checker) -> None:
 )
 def test_a_quotation_a_threads_numbering_and_a_platforms_words_are_no_claims(resume_verifier: Verifier,
                                                                             text: str) -> None:
-    ledger = build_ledger(text, resume_verifier)
-    assert not ledger.contradicted and not ledger.unverifiable, [(c.text, c.why()) for c in ledger.unverifiable]
+    assert_clean(resume_verifier, text)
 
 
 def test_a_quoted_name_in_title_case_and_a_paper_are_still_claims(resume_verifier: Verifier) -> None:
@@ -181,8 +178,7 @@ def test_a_hyphened_mixed_number_a_business_and_a_first_initial(portfolio_verifi
     assert Status.CONTRADICTED not in statuses(portfolio_verifier, "MSFT is a drag. But it's a huge, profitable company.")
     assert Status.CONTRADICTED in statuses(portfolio_verifier, "MSFT is a drag. But it's a profitable position.")
     call = "2010-02-15 13:30 | Call (in) | H. Abernathy-Cruz\n\nAccount: 401(k) rollover IRA ...3377\n"
-    ledger = build_ledger(call, portfolio_verifier)
-    assert not ledger.contradicted and not ledger.unverifiable, [(c.text, c.why()) for c in ledger.unverifiable]
+    assert_clean(portfolio_verifier, call)
     assert Status.UNVERIFIABLE in statuses(portfolio_verifier, "We also hold Ford and Zorblax Motors.")
 
 
@@ -195,8 +191,7 @@ def test_a_hyphened_mixed_number_a_business_and_a_first_initial(portfolio_verifi
     ],
 )
 def test_a_speaker_a_reviewer_and_a_tickets_status_are_no_holdings(portfolio_verifier: Verifier, text: str) -> None:
-    ledger = build_ledger(text, portfolio_verifier)
-    assert not ledger.contradicted and not ledger.unverifiable, [(c.text, c.why()) for c in ledger.unverifiable]
+    assert_clean(portfolio_verifier, text)
 
 
 def test_a_company_beside_a_role_word_is_still_a_name(portfolio_verifier: Verifier) -> None:

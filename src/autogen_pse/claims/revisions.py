@@ -1,10 +1,12 @@
 """A revised artifact's notes on what changed since the draft the evaluator returned.
 
-"**Changes in this revision** (evaluator: PARTIAL, DATA_MISMATCH)", then "- "Total cost shown as
-$78,890.50" → corrected to $75,890.50", "- Removed Prometheus and Grafana from Skills", "- MSFT
-held 3,712 days (the previous draft said 3,172)": the quoted issue, the old value and the removed
-item are what the artifact no longer says. They are blanked out (offsets kept); what the note
-says now ("corrected to $75,890.50") is still a claim and still checked.
+"Revised review below. **Addressed in this cycle** (evaluator: PARTIAL, DATA_MISMATCH):", then
+"- "Total cost shown as $78,890.50" → corrected to $75,890.50", "- Removed Prometheus and Grafana
+from Skills", "- MSFT held 3,712 days (the previous draft said 3,172)": the quoted issue, the old
+value and the removed item are what the artifact no longer says. They are blanked out (offsets
+kept); what the note says now ("corrected to $75,890.50") is still a claim and still checked. Notes
+under a label of their own ("**Changes in this revision**", "## What I changed") stay context
+(:mod:`.commentary`).
 """
 
 from __future__ import annotations
