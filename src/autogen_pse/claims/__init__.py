@@ -10,11 +10,12 @@ from .evidence import Count, DateFact, Duration, Entity, Evidence, FactValue, Fl
 from .ledger import build_ledger, ledger_checks
 from .model import Claim, Finding, Ledger, Status
 from .number_formats import mend
+from .runreport import run_report_lines
 from .transitions import stated_changes
 from .verify import Verifier
 
 __all__ = [
     "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
     "Metric", "Source", "Status", "Transition", "Verifier", "build_ledger", "ledger_checks",
-    "mend", "stated_changes",
+    "mend", "run_report_lines", "stated_changes",
 ]

@@ -160,9 +160,9 @@ class Binding(VerifierState):
                 m
                 for m in mentions
                 if end is not None
-                and re.fullmatch(  # "… for Apple", "47-48% for aapl/amzn" (a range's first end too)
-                    r"(?:\s*[-–]\s*[\d.,]+\s*%?)?\s+(?:from|in|of|for|at|on)\s+"
-                    + ("" if strict else r"|[\s-]*(?:units?|shares?|pieces?|pcs)?\s+"),
+                and re.fullmatch(  # "… for Apple", "47-48% for aapl/amzn" (a range's first end too), "… for `AAPL`"
+                    r"(?:(?:\s*[-–]\s*[\d.,]+\s*%?)?\s+(?:from|in|of|for|at|on)\s+"
+                    + ("" if strict else r"|[\s-]*(?:units?|shares?|pieces?|pcs)?\s+") + r")[*_`]*",
                     text[end : m.start],
                 )
             ),
@@ -332,6 +332,7 @@ class Binding(VerifierState):
         between ("weight of 43.85 %"; a parenthesis is skipped), or right after it ("43.85 % wt",
         "14.8 % of the book"). A word right after another figure is that figure's."""
         found: list[tuple[int, Metric]] = []
+        periods: list[tuple[int, Metric]] = []
         accepted = ("count", "units") if _bare(q) else _quantity_units(q)
         priced = q.unit == "money" and re.search(r"(?:\bat|@)\s*[~≈]?\s*$", text[max(0, q.start - 6) : q.start])
         for s, e, metric in spans:
@@ -380,8 +381,12 @@ class Binding(VerifierState):
                 if not gap_ok or _NEXT_FIGURE.match(text, e) or text[s:e].lower() == "worth":
                     continue  # ("$17,600 worth" of shares: an amount of them, not a holding's value)
                 # a word in a parenthesis after the figure names it only if nothing before does:
-                # "a market value of USD 127k (cost USD 76k)"
-                found.append((len(text[q.end : s]) + 1 + (100 if "(" in text[q.end : s] else 0), metric))
+                # "a market value of USD 127k (cost USD 76k)"; so does a period after it ("a maximum drawdown
+                # of −27.66 % since purchase")
+                if text.startswith("since", s):
+                    periods.append((len(text[q.end : s]) + 1, metric))
+                else:
+                    found.append((len(text[q.end : s]) + 1 + (100 if "(" in text[q.end : s] else 0), metric))
         for metric in self.ev.metrics:  # words that name a metric only right after a figure ("half the book")
             rx = self.after_re.get(metric.name)
             lead = _AFTER_GAP.match(text, q.end)
@@ -391,6 +396,7 @@ class Binding(VerifierState):
                 after = rx.match(text, q.end + len(text[q.end :]) - len(text[q.end :].lstrip()))
             if after and any(u in accepted for u in metric.units):
                 found.append((after.start() - q.end + 1, metric))
+        found = found or periods
         level = self._level_reached(text, q, spans, qs)
         if level is not None:  # "a fall to -20 % would hit the stop-loss": the level, not the move
             found = [(-1, level)]

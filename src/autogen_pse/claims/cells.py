@@ -20,8 +20,10 @@ def fixed_cells(line: str, base: int) -> list[tuple[str, int]]:
             cells.pop(0)
         while cells and not cells[-1][0]:
             cells.pop()
-        return cells if all(len(c) <= 60 for c, _o in cells) else []
-    cells = [(m.group(0), base + m.start()) for m in re.finditer(r"\S+(?: \S+)*", line)]
+        longest = 200 if line.count("\t") >= 3 else 60  # (a pasted table's last cell may be a sentence)
+        return cells if all(len(c) <= longest for c, _o in cells) else []
+    # (a no-break or thin space is part of a cell: "43.85\u00a0%", "$7\u2009927.50")
+    cells = [(m.group(0), base + m.start()) for m in re.finditer(r"[^ \t\n\r\f\v]+(?: [^ \t\n\r\f\v]+)*", line)]
     return cells if all(len(c) <= 60 for c, _o in cells) else []  # prose with double spaces is no table
 
 

@@ -157,11 +157,14 @@ def read_document(text: str) -> Reading:
 
         reading = read_latex(text)
     else:
+        from .escapes import is_escaped, read_escaped
         from .gridtables import has_grid_table, read_grid_tables
         from .mathtext import has_math, read_math
 
         text = read_org(text) if is_org(text) else text  # same length: positions stay
-        if has_grid_table(text) and not is_psql(text):  # (psql's "+---+" tables have a row a line)
+        if is_escaped(text):  # a Telegram bot's MarkdownV2 ("43\.85%"), not LaTeX's "\(" math
+            reading = read_escaped(text)
+        elif has_grid_table(text) and not is_psql(text):  # (psql's "+---+" tables have a row a line)
             reading = read_grid_tables(text)
         else:
             reading = (read_math(text) if has_math(text) else None) or Reading(text)

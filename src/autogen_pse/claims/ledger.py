@@ -18,6 +18,7 @@ from .formats import read_document
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
 from .revisions import retracted, revision_lines
+from .runreport import run_report_lines
 from .scenarios import table_is_projection
 from .split import Unit, split_units
 from .verify import Verifier
@@ -59,12 +60,12 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     rewrite = normaliser(artifact)  # "43,85 %" in a decimal-comma document is 43.85 %
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
     section = ""
-    # a chat's user turns, an e-mail's quotes, a Q&A page's question
-    asked = user_turn_lines(artifact) | quoted_lines(artifact) | question_lines(artifact)
+    # a chat's user turns, an e-mail's quotes, a Q&A page's question, the run's report around the artifact
+    asked = user_turn_lines(artifact) | quoted_lines(artifact) | question_lines(artifact) | run_report_lines(artifact)
     revised = revision_lines(artifact)  # notes on what changed since the evaluator's verdict
     for n, unit in enumerate(split_units(artifact), start=1):
         if unit.line in asked or _REFERENCE_LIST.fullmatch(unit.section):
-            unit.kind = "meta"  # a chat's user turns, an e-mail's quotes; a reference list's entries
+            unit.kind = "meta"  # a chat's user turns, an e-mail's quotes, a run's report; a reference list's entries
         scope = _context_entities(unit, verifier)
         if unit.section != section or unit.kind == "heading":
             section, entry = unit.section, []

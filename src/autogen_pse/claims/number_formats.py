@@ -23,9 +23,12 @@ _EU_ONLY = re.compile(
 _US_ONLY = re.compile(r"\d,\d{3}\.\d|(?<![\d,.])\d{1,3}\.\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|k\b|per\s?cent|points?)")
 _EU_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d.,]\d)")
 _SLASH_DATE = re.compile(r"\b(?P<d>[0-3]\d)/(?P<m>[01]\d)/(?P<y>(?:19|20)\d\d)\b")
+# spaces between thousands: a plain, no-break, narrow no-break, thin or figure space
+_SPACES = "[ \u00a0\u202f\u2009\u2007]"
 _SPACED = re.compile(
-    r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])(?=\s?(?:USD|EUR|€|\$|days?|units?|shares?|k\b|[a-zà-ÿ]{3,}))"
-    r"|(?<=[$€£] )\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])|(?<=[$€£])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d])"
+    rf"(?<![\d.,])\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d])(?=(?:\.\d+)?\s?(?:USD|US\$|EUR|€|\$|days?|units?|"
+    rf"shares?|k\b|[a-zà-ÿ]{{3,}}))|(?<=[$€£] )\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d])"
+    rf"|(?<=[$€£])\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d])"
 )
 
 
@@ -52,7 +55,7 @@ def normaliser(document: str) -> Callable[[str], str]:
         if comma:
             text = _EU_NUMBER.sub(lambda m: m.group(0).translate(str.maketrans(".,", ",.")), text)
             text = _SLASH_DATE.sub(lambda m: f"{m['y']}-{m['m']}-{m['d']}", text)
-        return _SPACED.sub(lambda m: re.sub(r"[ \u00a0\u202f]", ",", m.group(0)), text)
+        return _SPACED.sub(lambda m: re.sub(_SPACES, ",", m.group(0)), text)
 
     return rewrite
 
@@ -61,8 +64,15 @@ _BROKEN = re.compile(r"(?<=[A-Za-z]{2})-\n([ \t]*)([a-z][A-Za-z]*)")  # "Post-\n
 _PAGE = re.compile(r"\bPage \d+ of \d+\b")
 
 
+# a soft hyphen or a zero-width character inside a word ("Ama\u00adzon"), as editors paste them
+_INVISIBLE = re.compile(r"(\w*)([\u00ad\u200b\u200c\u200d\u2060\ufeff]+)(\w*)")
+_HYPHENS = str.maketrans("\u2010\u2011", "--")  # the Unicode hyphen and non-breaking hyphen ("stop‑loss")
+
+
 def mend(document: str) -> str:
-    """``document`` with words broken across lines joined ("Post-\ngreSQL" → "PostgreSQL\n ") and
-    "Page 1 of 2" footers blanked — same length, same lines, so offsets still hold."""
+    """``document`` with words broken across lines joined ("Post-\ngreSQL" → "PostgreSQL\n "), soft
+    hyphens and zero-width characters moved out of words, Unicode hyphens made ASCII and "Page 1 of 2"
+    footers blanked — same length, same lines, so offsets still hold."""
     document = _BROKEN.sub(lambda m: f"{m.group(2)}\n{m.group(1)} ", document)
+    document = _INVISIBLE.sub(lambda m: m.group(1) + m.group(3) + " " * len(m.group(2)), document.translate(_HYPHENS))
     return _PAGE.sub(lambda m: " " * len(m.group(0)), document)

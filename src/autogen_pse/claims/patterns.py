@@ -134,7 +134,8 @@ _OBJECT_GAP = re.compile(
     r"(?:shares?\s+(?:of\s+|in\s+)?|sh\s+)?)?"  # "buy ~10 more GOOG sh", "add 20 shares of IBM"
     r"(?:(?:some|more|part|all|half|a\s+bit|a\s+few|a\s+little|a\s+small|"
     r"a\s+couple|a\s+handful|a\s+modest|little|few|further|additional)\s+(?:\w+\s+)?(?:of\s+)?)?"
-    r"(?:the|its|our|your|my|their|this|that|back|down|into|out\s+of|to|of|in|on|up)?\s*(?:the|our|its|your|my)?\s*",
+    r"(?:the|its|our|your|my|their|this|that|back|down|into|out\s+of|to|of|in|on|up)?\s*(?:the|our|its|your|my)?\s*"
+    r"[*_`]*",  # ("sell `IBM`", "add to **Google**")
     re.IGNORECASE,
 )
 _TOGETHER_ANY = re.compile(

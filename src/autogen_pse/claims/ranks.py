@@ -45,6 +45,15 @@ _BOTH = re.compile(
     re.IGNORECASE,
 )
 
+# "the deepest drawdown since purchase is -56.91%": the holding's own extreme over time, with its figure
+_OWN_HISTORY = re.compile(
+    r"[*_]*\s+(?:since\s+(?:purchase|inception|(?:it\s+was\s+)?(?:bought|opened|acquired)\b|(?:we|you|I)\s+"
+    r"(?:bought|opened|acquired)\b)|(?:ever\s+)?on\s+record|in\s+its\s+(?:history|holding\s+period)|while\s+held|"
+    r"over\s+the\s+holding\s+period)(?=[\s*_,:]*(?:is|was|of|at|=|—|-)?[\s*_]*[-−+]?\d)",
+    re.IGNORECASE,
+)
+
+
 class Ranks(Binding):
     """Rankings checked against the facts ranked by their metric (a part of the Verifier)."""
 
@@ -103,7 +112,9 @@ class Ranks(Binding):
             of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
             top_n = re.search(r"\b(?:two|three|four|five|[2-9])\s*$", before)  # "the three largest positions"
             among = re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$|\bnot\s+(?:the\s+)?$", before)
-            if top_n or among or _BOTH_ENDS.search(text, max(0, m.start() - 12), m.end()) or (
+            if top_n or among or _BOTH_ENDS.search(text, max(0, m.start() - 12), m.end()) or _OWN_HISTORY.match(
+                text, m.end()
+            ) or (
                 figure_follows and not of_holdings
             ):
                 continue  # "worst drawdown was nearly 58 %": the figure, not a ranking

@@ -136,9 +136,10 @@ class Relations(Ranks, Figures):
                 continue  # "add Google and IBM and the top three come to 76.28 %": a sum, not a purchase
             if _ELSEWHERE.match(text, m.end()):
                 continue  # "once the TRIM and SELL in Clauses 6.1 and 6.2 are done": other items' actions
-            owner = next(
-                (x for x in mentions if x.end <= m.start() and re.fullmatch(r"[’'s\s]*", text[x.end : m.start()])), None
-            )  # "the Apple trim", "AAPL's sale"
+            owner = next(  # "the Apple trim", "AAPL's sale", "the `AAPL` trim"
+                (x for x in mentions if x.end <= m.start() and re.fullmatch(r"[’'s\s*_`]*", text[x.end : m.start()])),
+                None,
+            )
             target = next(
                 (
                     x

@@ -394,8 +394,11 @@ def _split_units(text: str) -> list[Unit]:
                                   paragraph=paragraph))  # fmt: skip
             continue
         bullets = [] if prev_blank else bullets
+        row_like = stripped.count(" | ") >= 2  # "`AAPL` 43.85% | +480.03% | 1,885 d": a row with no table
+        if row_like:
+            flush_paragraph()
         para_lines.append(i)
-        if charted:  # a diagram's line says one thing: a node, an edge, a slice
+        if charted or row_like:  # a diagram's line says one thing: a node, an edge, a slice
             flush_paragraph()
         prev_blank = False
     flush_paragraph()

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from autogen_pse.claims import mend
+from autogen_pse.claims import mend, run_report_lines
 
 from .changelog import as_markdown as changelog
 from .cv import degree_compatible, degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
@@ -659,8 +659,11 @@ def _analyse(artifact: str, model: CvModel) -> Analysis:
     # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
     # entry heads and bullets; "MSc … @ University of Leeds" as "at"
     # "<summary>Brightline … — 2020 → present</summary>": a GitHub CV's collapsible entry, read without its tags
+    # a run's digest around the CV (run id, model, tokens, checks, "Unsubscribe"): blank lines, numbers kept
+    mended = mend(artifact)
+    report = run_report_lines(mended)
     lines = form_heads([re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
-                        for line in mend(artifact).splitlines()])
+                        if n not in report else "" for n, line in enumerate(mended.splitlines(), start=1)])
     sections = split_sections(lines)
     claims: list[Claim] = []
     entries: list[OutEntry] = []

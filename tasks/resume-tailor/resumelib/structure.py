@@ -309,6 +309,23 @@ def _continues_head(lines: list[str], head: list[int], i: int) -> bool:
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
+def _sub_label(lines: list[str], blocks: list[Block], i: int, section: Section) -> bool:
+    """Is line ``i`` a bold label inside the last entry ("### Senior Backend Engineer — Brightline" /
+    "Mar 2020 – Present" / "**Payments API**" / "- Designed …"): under a sub-heading that has its dates,
+    with no dates of its own on it or the next line?"""
+    if not blocks or not blocks[-1].head:
+        return False
+    head = blocks[-1].head
+    nxt = next((j for j in range(i + 1, section.end) if lines[j].strip()), None)
+    return (
+        lines[i].lstrip().startswith(("**", "__"))
+        and lines[head[0]].lstrip().startswith("#")
+        and any(find_dates(clean_inline(lines[j])) for j in head)
+        and not find_dates(clean_inline(lines[i]))
+        and (nxt is None or is_date_line(lines[nxt])[0] is None)
+    )
+
+
 def split_blocks(lines: list[str], section: Section) -> list[Block]:
     """Entries of a section. A head candidate (sub-heading, bold lead, a line followed by a date
     line) starts an entry; consecutive head lines and an immediately following date line belong
@@ -326,7 +343,7 @@ def split_blocks(lines: list[str], section: Section) -> list[Block]:
     for i in idx:
         if blocks and not blocks[-1].body and _continues_head(lines, blocks[-1].head, i):
             blocks[-1].head.append(i)
-        elif _head_candidate(lines, i, section):
+        elif _head_candidate(lines, i, section) and not _sub_label(lines, blocks, i, section):
             current = blocks[-1] if blocks else None
             if (
                 current is not None
