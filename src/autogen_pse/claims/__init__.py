@@ -1,8 +1,8 @@
 """The claim ledger: every sentence of an artifact checked against the task's evidence, or flagged.
 
 Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) → link and verify
-(:mod:`.verify` with its parts :mod:`.binding`, :mod:`.figures`, :mod:`.relations`,
-:mod:`.statements`, :mod:`.transitions`) → ledger and checks (:mod:`.ledger`). Generic: a task configures it with an
+(:mod:`.verify` with its parts :mod:`.binding`, :mod:`.naming`, :mod:`.figures`, :mod:`.ranks`,
+:mod:`.directions`, :mod:`.relations`, :mod:`.statements`, :mod:`.transitions`) → ledger and checks (:mod:`.ledger`). Generic: a task configures it with an
 :class:`Evidence` built by its ``evidence.py`` hook (entities, metrics, facts, rules, sources).
 """
 

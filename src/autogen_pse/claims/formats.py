@@ -145,7 +145,9 @@ def _data(text: str) -> Reading | None:
 
 def read_document(text: str) -> Reading:
     """The document as Markdown, with the map back to it (see the module docstring)."""
-    columns = _two_columns(text)
+    from .pdfcolumns import two_columns  # (here: it builds on this module's Builder)
+
+    columns = two_columns(text)
     if columns is not None:
         return Reading(tidy(columns.text), columns.pieces)
     if is_html(text):
@@ -169,50 +171,6 @@ def read_document(text: str) -> Reading:
         else:
             reading = (read_math(text) if has_math(text) else None) or Reading(text)
     return Reading(tidy(reading.text), reading.pieces)
-
-
-# --- text pasted from a two-column PDF --------------------------------------------------------------
-
-_GAP = re.compile(r"\S( {5,})(?=\S)")
-
-
-def _two_columns(text: str) -> Reading | None:
-    """A page of two columns pasted as text ("building payment …          SKILLS"): the left column
-    read first, then the right one — when most lines that reach the right column start it at the same
-    place and no line has a second gap (that is a table)."""
-    lines = text.split("\n")
-    starts: dict[int, int] = {}
-    for line in lines:
-        gaps = list(_GAP.finditer(line))
-        if len(gaps) == 1 and not re.search(r"\d[\d,.%]*\s*$", line[: gaps[0].start(1)]):
-            col = gaps[0].end(1)
-            starts[col] = starts.get(col, 0) + 1
-        elif len(gaps) > 1:
-            return None
-    if not starts:
-        return None
-    col, n = max(starts.items(), key=lambda kv: kv[1])
-    near = sum(v for c, v in starts.items() if abs(c - col) <= 2)
-    if n < 6 or near < 0.25 * sum(1 for line in lines if line.strip()):
-        return None
-    left, right = Builder(), Builder()
-    pos = 0
-    for line in lines:
-        cut = next((m.end(1) for m in _GAP.finditer(line) if abs(m.end(1) - col) <= 2), None)
-        if cut is None and len(line) > col and line[:col].strip() == "" and line[col:].strip():
-            cut = col  # a line of the right column only
-        if cut is None:
-            left.emit(line + "\n", pos)
-        else:
-            left.emit(line[:cut].rstrip() + "\n", pos)
-            right.emit(line[cut:] + "\n", pos + cut)
-        pos += len(line) + 1
-    out = Builder()
-    for part in (left, right):
-        for (_at, orig), piece in zip(part.pieces, part.parts, strict=True):
-            out.emit(piece, orig)
-        out.emit("\n", pos)
-    return out.reading()
 
 
 # --- same-length clean-ups of any document ----------------------------------------------------------
