@@ -41,10 +41,10 @@ MAX_LEGEND = 90  # characters of a bullet quoted in the schema's descriptions an
 MAX_SKILLS = 12
 
 
-def _structure() -> ModuleType:
+def _resumelib(name: str = "structure") -> ModuleType:
     import importlib
 
-    return importlib.import_module(f"{task_module(__file__, 'resumelib').__name__}.structure")
+    return importlib.import_module(f"{task_module(__file__, 'resumelib').__name__}.{name}")
 
 
 class _Strict(BaseModel):
@@ -81,7 +81,7 @@ def role_label(role: dict[str, Any]) -> str:
 def item_sections(cv: dict[str, Any]) -> list[str]:
     """The CV's entry sections other than experience, education and skills that have items, in
     the usual section order."""
-    order = _structure().SECTION_ORDER
+    order = _resumelib().SECTION_ORDER
     return [cls for cls in order if cv.get("items", {}).get(cls)]
 
 
@@ -135,13 +135,13 @@ def _plain(text: str) -> str:
 
 def skill_groups(data: dict[str, Any]) -> dict[str, str]:
     """Skill item → the label of its line in the CV's Skills section (``"Languages"``), or ``""``."""
-    st = _structure()
+    st = _resumelib()
     groups: dict[str, str] = {}
     for line in data["cv"].get("section_text", {}).get("skills", "").splitlines():
         text = st.strip_bullet(line)
         m = re.match(r"^\**([^:*]{1,40}?)\**\s*:\s*\**\s*(.*)$", text)
         label, rest = (m.group(1).strip(), m.group(2)) if m else ("", text)
-        for item in st.split_list(re.sub(r"[*_`]", "", rest)):
+        for item in _resumelib("entrytext").split_list(re.sub(r"[*_`]", "", rest)):
             groups.setdefault(item, label)
     return groups
 
@@ -160,7 +160,7 @@ def _sentence(text: str) -> str:
 def render(obj: BaseModel, data: dict[str, Any]) -> str:
     """The tailored CV as Markdown (see the module docstring); dates as ``{{fact:expN.start}}`` references."""
     cv = data["cv"]
-    canonical = _structure().CANONICAL
+    canonical = _resumelib().CANONICAL
     dumped = obj.model_dump()
     lines = [f"# {cv['name']}", "", *header_lines(data), "", "## Summary", "", _sentence(dumped["summary"]), "",
              "## Experience", ""]

@@ -1,8 +1,9 @@
 """An artifact delivered inside its run's report (a scheduled run's digest e-mail: run id, model,
 tokens, timing, cost, a checks list, an automated footer), and artifacts pasted with the typography of
 a bot or an editor (a Telegram bot's MarkdownV2 escapes, no-break and thin spaces between thousands,
-tab-separated tables, tickers in inline code). Samples in the forms of the corpus batches zy and zz:
-the run's report claims nothing, the artifact inside it is still checked.
+tab-separated tables, tickers and figures in inline code, a CV pasted into a form's text box). Samples
+in the forms of the corpus batches zy and zz: the run's report claims nothing, the artifact inside it is
+still checked.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from autogen_pse.checking import Checker
 from autogen_pse.claims import Verifier
 from autogen_pse.claims.escapes import is_escaped, read_escaped
 from autogen_pse.claims.runreport import run_report_lines
+from autogen_pse.claims.split import caps_lead
 from tests.claims_support import assert_clean, assert_pair
 
 DIGEST = """\
@@ -149,7 +151,44 @@ def test_thin_and_no_break_spaces_and_a_pasted_tab_table(portfolio_verifier: Ver
         ("Confirm the `MSFT` sale and the 79-unit `AAPL` trim.", "Confirm the `MSFT` sale and the 79-unit `GOOG` trim."),
         ("Hold `IBM` and keep the gain.", "I would sell `IBM` outright and lock in the gain."),
         ("Nothing to add for **IBM** beyond holding it.", "Add to **Google** on weakness."),
+        ("MSFT: long-held loss (`3,712` d).", "MSFT: long-held loss (`3,172` d)."),
+        ("`AAPL` may be trimmed (`79` units, ≈ `$17.6k`).", "`AAPL` may be trimmed (`97` units, ≈ `$17.6k`)."),
+        # a period right after a metric's phrase is that phrase's
+        ("By worst fall from a peak since purchase, Microsoft, at roughly 63%.",
+         "By worst fall from a peak since purchase, Microsoft, at roughly 45%."),
     ],
 )
 def test_the_faithful_form_passes_and_its_twin_fails(portfolio_verifier: Verifier, good: str, bad: str) -> None:
     assert_pair(portfolio_verifier, good, bad)
+
+
+TEXT_BOX = """\
+Elena Marsh - Senior Backend Engineer - Manchester, UK
+elena.marsh@example.com  +44\u00a07700\u00a0900123  github.com/elena-marsh-example
+SUMMARY Backend engineer with 9 years of experience building payment and logistics platforms in Python and Go.
+EXPERIENCE
+Backend Engineer ? Harbourside Logistics GmbH  06/2017 - 02/2020 ? Nightly batch jobs moved to Kafka streams, \
+data delays 24 hours to 15 minutes ? Shipment tracking in Python (Django, Celery), 2\u00a0million events per day \
+? Terraform across 80% of the AWS estate
+Software Developer ? Copperleaf Studio  09/2015 - 05/2017 ? Jenkins CI, test coverage 40% to 85%
+SKILLSLanguages: Python, Go, SQL, JavaScript  Data: PostgreSQL, Redis, Kafka
+EDUCATION MSc Computer Science, University of Leeds, 2015  BSc Mathematics, University of York, 2014
+CERTIFICATIONSAWS Certified Solutions Architect - Associate, 2021
+"""
+
+
+def test_a_section_label_run_into_its_content() -> None:
+    labels = {line: line[: caps_lead(line)] for line in TEXT_BOX.splitlines()}
+    assert [label for label in labels.values() if label] == ["SUMMARY", "SKILLS", "EDUCATION", "CERTIFICATIONS"]
+    assert caps_lead("CERTIFICATIONS ------------") == 0 and caps_lead("AWS Certified Solutions Architect") == 0
+
+
+def test_a_cv_pasted_into_a_text_box(resume_checker: Checker, resume_verifier: Verifier) -> None:
+    failed = {r.name: r.detail for r in resume_checker.check(TEXT_BOX) if not r.ok and r.severity == "error"}
+    assert set(failed) <= {"sections"}, failed  # (a short sample: no Experience entry for Brightline)
+    # the lost dashes and bullets ("?") are read again, so each entry's figures stay its own
+    assert_pair(resume_verifier, TEXT_BOX, TEXT_BOX.replace("2\u00a0million events", "3\u00a0million events"))
+    assert_pair(resume_verifier, TEXT_BOX, TEXT_BOX.replace("across 80% of", "across 85% of"))
+    moved = TEXT_BOX.replace("EDUCATION MSc Computer Science, University of Leeds, 2015",
+                             "EDUCATION MSc Computer Science, University of Leeds, 2016")
+    assert {"dates", "claims"} & {r.name for r in resume_checker.check(moved) if not r.ok}

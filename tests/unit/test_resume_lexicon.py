@@ -11,6 +11,7 @@ checks = hook("checks")
 lexicon = task_module(str(checks.__file__), "resumelib.lexicon")
 text = task_module(str(checks.__file__), "resumelib.text")
 structure = task_module(str(checks.__file__), "resumelib.structure")
+entrytext = task_module(str(checks.__file__), "resumelib.entrytext")
 cv = task_module(str(checks.__file__), "resumelib.cv")
 
 
@@ -161,7 +162,7 @@ def test_sections_and_entries_in_several_layouts() -> None:
         "Engineer | Acme Ltd | Jan 2020 – Present",
         "Analyst, Globex (2018 – 2019)",
     ]
-    assert structure.split_list("AWS (EC2, S3), Docker; Go / Rust") == [
+    assert entrytext.split_list("AWS (EC2, S3), Docker; Go / Rust") == [
         "AWS",
         "EC2",
         "S3",

@@ -2,7 +2,8 @@
 
 Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) → link and verify
 (:mod:`.verify` with its parts :mod:`.binding`, :mod:`.naming`, :mod:`.figures`, :mod:`.ranks`,
-:mod:`.directions`, :mod:`.relations`, :mod:`.statements`, :mod:`.transitions`) → ledger and checks (:mod:`.ledger`). Generic: a task configures it with an
+:mod:`.directions`, :mod:`.relations`, :mod:`.statements`, :mod:`.transitions`) → ledger and checks
+(:mod:`.ledger`). Generic: a task configures it with an
 :class:`Evidence` built by its ``evidence.py`` hook (entities, metrics, facts, rules, sources).
 """
 

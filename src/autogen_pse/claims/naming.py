@@ -157,6 +157,8 @@ class MetricNaming(VerifierState):
             if not any(u in accepted for u in metric.units):
                 continue
             if e <= q.start:
+                if text.startswith("since", s) and any(e2 <= s and not text[e2:s].strip() for _s2, e2, _m in spans):
+                    continue  # "worst fall from a peak since purchase": the period of the phrase before it
                 gap = _PAREN.sub("", self._without_mentions(text, e, q.start))
                 blocking = [o for o in qs if e <= o.start and o.end <= q.start and not _bare(o)]
                 if (len(blocking) == 1 and q.unit in metric.units

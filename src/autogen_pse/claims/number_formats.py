@@ -5,7 +5,8 @@ A document that writes ``127.157,10 USD`` and ``43,85 %`` (a decimal comma) is r
 ``127,157.10`` and ``43.85``; ``127 157 USD``, ``1 200 requêtes`` (spaces between thousands) as ``127,157``; in such a
 document ``01/11/2007`` is the 1st of November. Every rewrite keeps the text's length, so claim
 offsets still point into the artifact as written. Which convention a document follows is decided
-once, from the whole document: the figures that only one convention can read.
+once, from the whole document: the figures that only one convention can read. Inline code around a
+figure ("`3,712` d") is read without its backticks.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ _EU_ONLY = re.compile(
 _US_ONLY = re.compile(r"\d,\d{3}\.\d|(?<![\d,.])\d{1,3}\.\d{1,2}(?![\d])\s?(?:%|USD|EUR|€|k\b|per\s?cent|points?)")
 _EU_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d{1,2})(?![\d.,]\d)")
 _SLASH_DATE = re.compile(r"\b(?P<d>[0-3]\d)/(?P<m>[01]\d)/(?P<y>(?:19|20)\d\d)\b")
+# inline code around a figure or a name and the word after it ("(`3,712` d)", "`79` units", "sell `IBM`"): read
+# as "3,712 d  ", the backticks' places moved past the word
+_CODE = re.compile(r"`([^`\n]{1,40})`( [A-Za-z%]+\b)?")
 # spaces between thousands: a plain, no-break, narrow no-break, thin or figure space
 _SPACES = "[ \u00a0\u202f\u2009\u2007]"
 _SPACED = re.compile(
@@ -55,6 +59,7 @@ def normaliser(document: str) -> Callable[[str], str]:
         if comma:
             text = _EU_NUMBER.sub(lambda m: m.group(0).translate(str.maketrans(".,", ",.")), text)
             text = _SLASH_DATE.sub(lambda m: f"{m['y']}-{m['m']}-{m['d']}", text)
+        text = _CODE.sub(lambda m: m.group(1) + (m.group(2) or "") + "  ", text)
         return _SPACED.sub(lambda m: re.sub(_SPACES, ",", m.group(0)), text)
 
     return rewrite
@@ -69,10 +74,17 @@ _INVISIBLE = re.compile(r"(\w*)([\u00ad\u200b\u200c\u200d\u2060\ufeff]+)(\w*)")
 _HYPHENS = str.maketrans("\u2010\u2011", "--")  # the Unicode hyphen and non-breaking hyphen ("stop‑loss")
 
 
+# a form's text box that lost the dashes and bullets pasted into it: "MSc ? University of Leeds ? 2015", "? Designed …"
+_LOST = re.compile(r"(?<=\S) \?(?= \S)|^[ \t]*\?(?= )", re.MULTILINE)
+
+
 def mend(document: str) -> str:
     """``document`` with words broken across lines joined ("Post-\ngreSQL" → "PostgreSQL\n "), soft
-    hyphens and zero-width characters moved out of words, Unicode hyphens made ASCII and "Page 1 of 2"
-    footers blanked — same length, same lines, so offsets still hold."""
+    hyphens and zero-width characters moved out of words, Unicode hyphens made ASCII, dashes and bullets a
+    text box turned into "?" (three or more) made dashes again and "Page 1 of 2" footers blanked — same
+    length, same lines, so offsets still hold."""
     document = _BROKEN.sub(lambda m: f"{m.group(2)}\n{m.group(1)} ", document)
     document = _INVISIBLE.sub(lambda m: m.group(1) + m.group(3) + " " * len(m.group(2)), document.translate(_HYPHENS))
+    if len(_LOST.findall(document)) >= 3:
+        document = _LOST.sub(lambda m: m.group(0).replace("?", "-"), document)
     return _PAGE.sub(lambda m: " " * len(m.group(0)), document)

@@ -152,6 +152,7 @@ _HYPOTHETICAL = re.compile(
     r"evenly|equal-weight|equally weighted|"
     r"\bif\s+[\w' ]{1,30}?\b(?:fell|falls?|dropped|drops?|halved|halves|crashed|crashes)\s+(?:by\s+)?|"
     r"\b(?:falling|dropping)\s+(?:by\s+)?(?:half|a\s+third|\d+\s*%)[^.;]{0,60}\bwould\b|"  # a shock's size
+    r"\bthe\s+remaining\s+\d|"  # "reassess the remaining 20 GOOG shares": what a proposed sale would leave
     r"hypothetical|suppose|imagine|for example|e\.g\.)",
     re.IGNORECASE,
 )
@@ -260,7 +261,8 @@ _MARKERS = re.compile(
     r"(?!\s*(?:%|per\s?cent|percent|x\b|times\b)))(?:[*_]{1,2})?(?=\s)"
     r"|(?<=\s)\d{1,2}\.\d{1,2}(?=\s+[A-Z][a-z]+(?:\s[A-Z]?[a-z]+)?:)|\{\{[^}]*\}\}|https?://\S+|\S+@\S+"
     r"|\b(?:www\.)?[a-z0-9.-]+\.(?:com|io|org|net|dev|co|uk|de)(?:/\S*)?|\b[\w.-]+\.(?:com|io|org|net|dev)/\S*"
-    r"|(?<![\w$€£,.])\+?\d(?=(?:[ ().-]*\d){8})[\d ().-]{7,}\d(?![\d%])"  # a phone number, not "927.50 (72.70%"
+    r"|(?<![\w$€£,.])\+?\d(?=(?:[ \u00a0\u202f\u2009().-]*\d){8})[\d \u00a0\u202f\u2009().-]{7,}\d(?![\d%])"  # a phone
+    # number (its spaces may be no-break or thin ones), not "927.50 (72.70%"
     r"|(?i:\b(?:rules?|section|item|step|clause|para(?:graph)?|point|agenda)\s+\d{1,2}(?:\.\d{1,2})*"
     r"(?:\s*(?:[-–—,&]|and|to)\s*\d{1,2}(?:\.\d{1,2})*)*\b)"
 )

@@ -247,7 +247,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if nxt and (nxt.isalnum() or nxt == "_") and nxt not in "²³" and not m.group("after"):
             continue  # glued to letters: "3rd", "p95", "EC2" (not a power: "0.4385²")
         num, cur, after = m.group("num"), (m.group("cur") or "").strip(), m.group("after") or ""
-        scale = (m.group("scale") or "").strip(" \t\n-").lower()
+        scale = (m.group("scale") or "").strip().strip("-").strip().lower()
         value = float(num.replace(",", "")) + _VULGAR.get(m.group("vulgar") or "", 0.0)
         tol = _precision(num) if not m.group("vulgar") else 0.125
         mult = _SCALES.get(scale, 1.0)

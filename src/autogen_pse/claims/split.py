@@ -9,6 +9,7 @@ often named ("**Apple (AAPL):** up 480 %"). Code fences and HTML comments are no
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .cells import aligned, fixed_cells, grouped, header_like, neighbours, pipe_cells, skipped
@@ -43,10 +44,33 @@ _MEMO_FIELD = re.compile(  # "**From:** Investment Advisory Desk", "To: the Clie
     re.IGNORECASE,
 )
 _SECTION_LABEL = re.compile(  # a bold label that opens a section of its own, not an entry's part
-    r"(?:certifications?|certificates|licen[cs]es(?: and certifications)?|skills|technical skills|education|"
-    r"qualifications|languages|interests|awards|publications|projects|summary|profile|experience)",
+    r"(?:certifications?|certificates|licen[cs]es(?: and certifications)?|(?:key |core |technical )?skills|education|"
+    r"qualifications|languages|interests|awards|publications|projects|summary|profile|"
+    r"(?:work |professional )?experience|employment(?: history)?|work history)",
     re.IGNORECASE,
 )
+_CAPS_RUN = re.compile(r"\s*[A-Z][A-Z &/]*[A-Z]")
+
+
+def caps_lead(line: str, is_section: Callable[[str], bool] = lambda t: bool(_SECTION_LABEL.fullmatch(t))) -> int:
+    """Where the ALL-CAPS section label that opens ``line`` ends when the line's content runs on after it
+    (a CV pasted into a form's text box: "EDUCATION MSc Computer Science …", "SKILLSLanguages: Python",
+    "CERTIFICATIONSAWS Certified …"), else 0."""
+    run = _CAPS_RUN.match(line)
+    if run is None:
+        return 0
+
+    def fits(end: int) -> bool:
+        return bool(re.match(r"\s*[A-Z][A-Za-z]", line[end:])) and is_section(line[:end].strip())
+
+    # the shortest label a space ends ("CERTIFICATIONS AWS Certified …"), else the longest run into the
+    # content ("CERTIFICATIONSAWS Certified …": "CERTIFICATIONS", not "CERTIFICATION")
+    ends = range(run.start() + 3, run.end() + 1)
+    return next((e for e in ends if line[e : e + 1] in (" ", "\t") and fits(e)), 0) or next(
+        (e for e in reversed(ends) if fits(e)), 0
+    )
+
+
 _GREETING = re.compile(
     r"^(?:dear|hi|hiya|hey|hello|(?:good )?(?:morning|afternoon|evening)|to whom it may concern"
     r"|to the (?:\w+ ){0,2}(?:committee|team|panel)\W*$)\b",
@@ -277,6 +301,11 @@ def _split_units(text: str) -> list[Unit]:
             para_lines.append(i)
             prev_blank = False
             continue
+        caps = caps_lead(line)
+        if caps:  # "EDUCATION MSc Computer Science …": a section of its own, its content on the label's line
+            flush_paragraph()
+            label = line[:caps].strip()
+            headings, section, bullets, lead_line = [(2, label)], label.lower(), [], ""
         h = _HEADING.match(line) or _NUMBERED_CAPS.match(line)  # "## Summary", "2. SUMMARY"
         if h:
             flush_paragraph()
@@ -337,7 +366,8 @@ def _split_units(text: str) -> list[Unit]:
         if fixed_header and skipped(lines, i):  # "--------" over a table's total row; a DataFrame's "symbol"
             continue
         near = neighbours(lines, i)
-        if not charted and len(fixed) >= 3 and any(len(fixed_cells(lines[j], 0)) >= 3 for j in near) and not (
+        least = 2 if "\t" in stripped else 3  # (a pasted table of two columns: "Languages\tPython, Go, SQL")
+        if not charted and len(fixed) >= least and any(len(fixed_cells(lines[j], 0)) >= least for j in near) and not (
             not fixed_header and near and near[-1] > i and header_like(line) and header_like(lines[near[-1]])
         ):  # (of two lines of names, the one over the figures is the header: " F2 Hold  F3 Perf" is a menu)
             # a plain-text table whose columns are runs of spaces ("Apple    43.9%    +480%")
@@ -394,11 +424,14 @@ def _split_units(text: str) -> list[Unit]:
                                   paragraph=paragraph))  # fmt: skip
             continue
         bullets = [] if prev_blank else bullets
-        row_like = stripped.count(" | ") >= 2  # "`AAPL` 43.85% | +480.03% | 1,885 d": a row with no table
+        # "`AAPL` 43.85% | +480.03% | 1,885 d": a row with no table; "Backend Engineer, Harbourside …  06/2017 -
+        # 02/2020  • Moved …  • Reduced …": an entry and its bullets run together in a form's text box
+        row_like = (stripped.count(" | ") >= 2 or len(re.findall(r"\s[•▪]\s", stripped)) >= 2
+                    or stripped.count(" - ") >= 3)
         if row_like:
             flush_paragraph()
         para_lines.append(i)
-        if charted or row_like:  # a diagram's line says one thing: a node, an edge, a slice
+        if charted or row_like or caps:  # a diagram's line says one thing: a node, an edge, a slice
             flush_paragraph()
         prev_blank = False
     flush_paragraph()

@@ -26,19 +26,18 @@ from autogen_pse.claims import mend, run_report_lines
 
 from .changelog import as_markdown as changelog
 from .cv import degree_compatible, degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
+from .entrytext import form_heads, split_list, split_parts
 from .lexicon import find_numbers, number_supported
 from .model import CvModel, token_set
 from .structure import (
     ITEM_SECTIONS,
     Block,
     Section,
-    form_heads,
     heading_of,
     is_date_line,
     named_classes,
+    run_on_label,
     split_blocks,
-    split_list,
-    split_parts,
     split_sections,
     strip_bullet,
 )
@@ -665,6 +664,9 @@ def _analyse(artifact: str, model: CvModel) -> Analysis:
     lines = form_heads([re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
                         if n not in report else "" for n, line in enumerate(mended.splitlines(), start=1)])
     sections = split_sections(lines)
+    for sec in sections:  # "EDUCATION MSc Computer Science …": the label is no part of the entries after it
+        if sec.start == sec.heading_index and (label := run_on_label(lines[sec.start])):
+            lines[sec.start] = " " * label + lines[sec.start][label:]
     claims: list[Claim] = []
     entries: list[OutEntry] = []
     head_lines: dict[int, str] = {}

@@ -21,6 +21,7 @@ from typing import Any
 
 from autogen_pse.hooks import InputFileError
 
+from .entrytext import split_list, split_parts
 from .structure import (
     BULLET,
     ITEM_SECTIONS,
@@ -28,8 +29,6 @@ from .structure import (
     head_text,
     is_date_line,
     split_blocks,
-    split_list,
-    split_parts,
     split_sections,
     strip_bullet,
 )

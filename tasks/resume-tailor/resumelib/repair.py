@@ -27,8 +27,15 @@ from typing import Any
 from autogen_pse.hooks import SanitizeChange
 
 from .claims import Analysis, analyse, line_claims
+from .entrytext import split_list
 from .model import CvModel
-from .structure import BULLET, CANONICAL, SECTION_ORDER, heading_of, split_list, strip_bullet
+from .structure import (
+    BULLET,
+    CANONICAL,
+    SECTION_ORDER,
+    heading_of,
+    strip_bullet,
+)
 from .text import clean_inline
 
 _FENCE = re.compile(r"\A\s*```(?:markdown|md)?[ \t]*\n(?P<body>.*?)\n```\s*\Z", re.DOTALL | re.IGNORECASE)
