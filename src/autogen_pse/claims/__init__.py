@@ -12,11 +12,12 @@ from .ledger import build_ledger, ledger_checks
 from .model import Claim, Finding, Ledger, Status
 from .number_formats import mend
 from .runreport import run_report_lines
+from .split import caps_lead
 from .transitions import stated_changes
 from .verify import Verifier
 
 __all__ = [
     "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
-    "Metric", "Source", "Status", "Transition", "Verifier", "build_ledger", "ledger_checks",
+    "Metric", "Source", "Status", "Transition", "Verifier", "build_ledger", "caps_lead", "ledger_checks",
     "mend", "run_report_lines", "stated_changes",
 ]

@@ -8,9 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from autogen_pse.claims.split import caps_lead
-
-from .text import PRESENT, DateMention, clean_inline, find_dates, norm_text
+from .text import PRESENT, DateMention, caps_lead, clean_inline, find_dates, norm_text
 
 # --- Markdown structure ---------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from autogen_pse.claims import caps_lead as caps_lead  # (re-exported for the CV's structure)
 from autogen_pse.claims import dates
 
 # --- normalisation ---------------------------------------------------------------------------
