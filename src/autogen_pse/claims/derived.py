@@ -1,5 +1,5 @@
 """Figures that several facts make: ratios between entities, sums over a list or a named set,
-spreads, units times the price, counts of the same thing in the source."""
+spreads, units times the price, counts of the same thing in the source, the amounts before and after a cut."""
 
 from __future__ import annotations
 
@@ -150,3 +150,17 @@ class Derived(VerifierState):
                            status=Status.SUPPORTED if matches(q, value) else Status.CONTRADICTED,
                            note=f"the {kind} {metric.name} of the {len(values)} is {value:,.2f}")
         return None
+
+
+def implied_amounts(facts: list[FactValue]) -> list[FactValue]:
+    """ "Cut spend by 35% ($420,000 a year)": the amount before (a $1.2M bill) and after the cut."""
+    cuts = [f for f in facts if f.unit == "pct" and f.direction < 0 and 0 < f.value < 100]
+    amounts = [f for f in facts if f.unit == "money" and f.rate]
+    out = []
+    for cut in cuts[:1]:
+        for amount in amounts:
+            base = amount.value / (cut.value / 100)
+            for key, value in (("base", base), ("after", base - amount.value)):
+                out.append(amount.model_copy(update={"id": f"{amount.id}.{key}", "value": value,
+                                                     "display": f"{value:,.0f} ({key} the cut)", "pair": ""}))
+    return out

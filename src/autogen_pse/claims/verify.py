@@ -24,6 +24,7 @@ from .arithmetic import check_computations
 from .asides import aside_before, in_parenthesis
 from .catalogue import Catalogue, is_label
 from .dates import find_dates, name_spans
+from .derived import implied_amounts
 from .evidence import Evidence, FactValue, Metric
 from .idioms import elided_periods, per_dollar, taken_back, with_one_of
 from .lexicon import (
@@ -421,7 +422,7 @@ class Verifier(Relations, Statements):
                     out.append(FactValue(id=f"{fact.id}.{key}", entity=entity, metric=fact.metric, value=value,
                                          unit=kind, display=shown, direction=sign, source=text))  # fmt: skip
             out.append(fact)
-        return out + _implied(out)
+        return out + implied_amounts(out)
 
     # --- binding ----------------------------------------------------------------------------
 
@@ -435,17 +436,3 @@ _PLAN_BEFORE = re.compile(
     r"|\b(?:give|giving)\s+(?:it|them|this|that)\s+(?:another\s+|a\s+further\s+|about\s+)?$",  # "We give it two weeks."
     re.IGNORECASE,
 )
-
-
-def _implied(facts: list[FactValue]) -> list[FactValue]:
-    """ "Cut spend by 35% ($420,000 a year)": the amount before (a $1.2M bill) and after the cut."""
-    cuts = [f for f in facts if f.unit == "pct" and f.direction < 0 and 0 < f.value < 100]
-    amounts = [f for f in facts if f.unit == "money" and f.rate]
-    out = []
-    for cut in cuts[:1]:
-        for amount in amounts:
-            base = amount.value / (cut.value / 100)
-            for key, value in (("base", base), ("after", base - amount.value)):
-                out.append(amount.model_copy(update={"id": f"{amount.id}.{key}", "value": value,
-                                                     "display": f"{value:,.0f} ({key} the cut)", "pair": ""}))
-    return out
