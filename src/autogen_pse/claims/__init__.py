@@ -7,6 +7,7 @@ Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) â†
 :class:`Evidence` built by its ``evidence.py`` hook (entities, metrics, facts, rules, sources).
 """
 
+from .envelope import wrapper_lines
 from .evidence import Count, DateFact, Duration, Entity, Evidence, FactValue, Flag, Metric, Source, Transition
 from .ledger import build_ledger, ledger_checks
 from .model import Claim, Finding, Ledger, Status
@@ -19,5 +20,5 @@ from .verify import Verifier
 __all__ = [
     "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
     "Metric", "Source", "Status", "Transition", "Verifier", "build_ledger", "caps_lead", "ledger_checks",
-    "mend", "run_report_lines", "stated_changes",
+    "mend", "run_report_lines", "stated_changes", "wrapper_lines",
 ]

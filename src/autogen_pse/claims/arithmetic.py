@@ -21,10 +21,15 @@ from .quantities import Quantity, as_percent, matches
 _OPS: dict[str, Callable[[float, float], float]] = {
     "×": operator.mul, "x": operator.mul, "*": operator.mul, "·": operator.mul,
     "/": operator.truediv, "÷": operator.truediv,
-    "+": operator.add, "-": operator.sub, "−": operator.sub, "–": operator.sub,
+    "+": operator.add, "-": operator.sub, "−": operator.sub, "–": operator.sub, "minus": lambda a, b: a - abs(b),
 }  # fmt: skip
-_OPERATOR = re.compile(r"\s*([×x*·/÷+−–-])\s*")
-_EQUALS = re.compile(r"\s*[)⌉⌋]?\s*(?:=|≈|~=|≃)\s*[(⌈⌊]?\s*")  # "⌈17,607.87 / 223.02⌉ = 79"
+_OPERATOR = re.compile(r"\s*([×x*·/÷+−–-]|minus|plus|times|divided\s+by)\s*")
+# "$55,755.00 minus $38,147.13" (the figure read as signed: "minus" subtracts its size)
+_OPERATOR_OPEN = re.compile(r"\s*[×x*·/÷+−–-]\s*\(\s*$")
+_WORD_OPERATORS = {"plus": "+", "times": "×", "divided by": "/"}
+_ADDITIVE = ("+", "-", "−", "–", "minus")
+# "⌈17,607.87 / 223.02⌉ = 79", "… minus $38,147.13 leaves $17,607.87"
+_EQUALS = re.compile(r"\s*[)⌉⌋]?\s*(?:=|≈|~=|≃|\b(?:leaves|leaving|gives|giving|equals|makes)\b)\s*[(⌈⌊]?\s*")
 _POWER = re.compile(r"[²³]|\^[23]\b")
 # a variable of a formula beside the figure: one letter or a short capitalised symbol ("MV", "HHI")
 _SYMBOL = r"(?:\b[a-zA-Z]|\b[A-Z]{2,4}|[σμπ])"
@@ -41,7 +46,11 @@ _WORKING = re.compile(
 # "31% (17.62% + 13.59%)", "31% of the portfolio (= …)": the working in brackets right after its result
 _OPENS = re.compile(r"[^\S\n]*(?:[A-Za-z][A-Za-z' ]{0,30})?\([^\S\n]*(?:=[^\S\n]*)?")
 _CLOSES = re.compile(r"[^\S\n]*\)")
-_ROUNDED = re.compile(r"\s*(?:→|->|≈|~|, or|, i\.e\.|[⌉⌋]\s*=)\s*")
+# "≈ 78.95 → 79", "= 78.95 → round **up** to **79**", "78.95, rounded up to 79"
+_ROUNDED = re.compile(
+    r"\s*(?:(?:→|->|≈|~|, or|, i\.e\.|[⌉⌋]\s*=)\s*(?:round(?:ed|s|ing)?\s+[*_]*(?:up|down)?[*_]*\s*to\s*)?"
+    r"|,?\s*(?:so\s+)?round(?:ed|s|ing)?\s+[*_]*(?:up|down)?[*_]*\s*to\s*)[*_]*"
+)
 _CONSTANTS = {1, 100, 12, 52, 365, 365.25}  # one, per cent, months, weeks and days of a year
 _WRONG_BY = 0.02  # a result this far (relative) from the computation is wrong, not rounded
 
@@ -61,7 +70,7 @@ class Computation:
         try:
             for op, i in zip(self.operators, self.operands[1:], strict=True):
                 x = _operand(qs[i]) ** self.powers.get(i, 1)
-                if op in "+-−–":
+                if op in _ADDITIVE:
                     signs.append(op)
                     terms.append(x)
                 else:
@@ -91,13 +100,21 @@ def find_computations(text: str, qs: Sequence[Quantity]) -> list[Computation]:
         while j + 1 < len(qs):
             gap = _after_power(text, qs[j], j in powers, qs[j + 1].start)
             m = _OPERATOR.fullmatch(gap)
+            if m is None and _OPERATOR_OPEN.fullmatch(gap):
+                break  # "250 × (223.02 − 38.45)": the bracket is worked out first
             if m is None or (m.group(1) in "x-–" and not (gap[:1].isspace() and gap[-1:].isspace())):
                 break  # "2-10 years", "5.8x": a range, a multiple
-            operators.append(m.group(1))
+            operators.append(_WORD_OPERATORS.get(" ".join(m.group(1).split()), m.group(1)))
             operands.append(j + 1)
             j += 1
         result = None
-        if j + 1 < len(qs) and _EQUALS.fullmatch(_after_power(text, qs[j], j in powers, qs[j + 1].start)):
+        if _OPERATOR_OPEN.fullmatch(_after_power(text, qs[j], j in powers, qs[j + 1].start) if j + 1 < len(qs) else ""):
+            out.append(Computation(operands, operators, None))  # its operands, not checked
+            i = j + 1
+            continue
+        # "× (223.02 − 38.45) = 250 × …": what the bracket gives is an operand, not the chain's result
+        inner = _OPERATOR_OPEN.search(text, max(0, qs[i].start - 6), qs[i].start) is not None
+        if not inner and j + 1 < len(qs) and _EQUALS.fullmatch(_after_power(text, qs[j], j in powers, qs[j + 1].start)):
             result = j + 1
         led = bool(_LEADING_OPERATOR.search(text[max(0, qs[i].start - 3) : qs[i].start]))
         last = result if result is not None else j
@@ -153,6 +170,7 @@ def check_computations(
     added to ``used`` (the figure checks skip them). Operands are looked up among the facts of
     ``entities`` (the sentence's) first."""
     out: list[Finding] = []
+    taken = set(used)  # (a formula's operands, read before)
     for i, q in enumerate(qs):
         end = q.start + len(q.text.rstrip("×* ")) if q.unit == "multiple" else q.end  # "0.30 ×" read as a multiple
         symbol = _SYMBOL_BEFORE.search(text, max(0, q.start - 12), q.start) or _SYMBOL_AFTER.match(text, end)
@@ -167,6 +185,8 @@ def check_computations(
         facts = sorted(facts, key=lambda f: f.entity not in entities)
     working = bool(_WORKING.search(text))
     for c in computations:
+        if all(i in taken for i in c.operands):
+            continue
         sourced = [_source(qs[i], facts) for i in c.operands]
         for i in c.operands:
             used.add(i)
@@ -230,3 +250,15 @@ def _shown(value: float, unit: str = "") -> str:
     if unit == "pct" and abs(value) <= 1:  # "17.62% + 13.59%" gives 0.3121: 31.21 %
         return f"{value * 100:.2f} %"
     return f"{value:,.2f}" if abs(value) >= 1 else f"{value:.4g}"
+
+
+def worked_at(text: str, computed: Sequence[Finding], owner: dict[str, str | None]) -> list[tuple[int, str]]:
+    """Where each entity's working is in ``text``: (position, entity) of each computed result that one
+    entity's facts support (``owner``: fact id → entity). A figure after it is that entity's rather
+    than the paragraph's holding ("600 x 28.80 = 17,280 vs cost 600 x 39.81 = 23,886, loss 6,606")."""
+    out = []
+    for f in computed:
+        owners = {owner.get(e) for e in f.evidence}
+        if f.status is Status.SUPPORTED and len(owners) == 1 and (entity := owners.pop()):
+            out.append((text.find(f.text), entity))
+    return sorted(out)

@@ -293,8 +293,11 @@ def unknown_names(
         if not words or not free(m.start(), m.end()):
             continue
         at_start = sentence_initial(text, m.start(), m.end())
+        after = re.match(r":\s*([A-Z][a-z]+)", text[m.end() :])  # "ORCL: Oracle, bought as a hedge"
+        ticker_key = catalogue.has_tickers and re.fullmatch(r"[A-Z]{3,5}", m.group(0)) and after \
+            and not catalogue.knows(after.group(1)) and after.group(1).lower() not in known
         if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or _GREETED.fullmatch(m.group(0)) \
-                or is_label(text, m.start(), m.end()) or is_initialism(text, m.start(), m.end()):
+                or (is_label(text, m.start(), m.end()) and not ticker_key) or is_initialism(text, m.start(), m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann", "our newest member, Priya", "Bev (secretary)": a person
         # "**CSCO** — in profit", "ORCL: flat", "INTC — small", "[[Cisco]] — flat": a name standing alone as a lead
         before2 = text[max(0, m.start() - 2) : m.start()]

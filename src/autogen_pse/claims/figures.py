@@ -86,6 +86,14 @@ def _elliptical(text: str) -> bool:
     return not _GLOBAL_NEAR.search(text) and (len(text.split()) <= 12 or bool(_PRONOUN_SUBJECT.search(text)))
 
 
+# "Microsoft broke TWO of them", "AAPL trips one rule": how many of the rules a holding breaks
+_RULES_BROKEN = re.compile(
+    r"\b(?:broke|breaks?|breach(?:es|ed)?|trip(?:s|ped)?|trigger(?:s|ed)?|violat\w+|fail(?:s|ed)?|hits?|"
+    r"meets?|met|pass(?:es|ed)?)\s+(?:only\s+|just\s+|all\s+)?$",
+    re.IGNORECASE,
+)
+_OF_RULES = re.compile(r"\s+(?:of\s+(?:them|those|these|the\s+(?:rules|tests|checks))\b|(?:rules?|tests?|checks?)\b)",
+                       re.IGNORECASE)
 
 
 class Figures(Binding, Derived, Counts, Durations):
@@ -121,6 +129,9 @@ class Figures(Binding, Derived, Counts, Durations):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a requirement"), []
         if _DENIED.search(text, max(0, q.start - 30), q.start):
             return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: a figure denied"), []
+        if unit == "count" and _OF_RULES.match(text, q.end) and _RULES_BROKEN.search(text, max(0, q.start - 25),
+                                                                                     q.start):
+            return Finding(kind="figure", text=q.text, status=Status.NONE, note=f"{q.text}: rules broken"), []
         if unit == "count" and (_UNIT_NOUNS.match(text[q.end :]) or (
                 q.sign and float(q.value).is_integer() and _ORDERS.search(text, 0, q.start))):  # "Orders: AAPL -79"
             unit = "units"
@@ -132,6 +143,8 @@ class Figures(Binding, Derived, Counts, Durations):
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else (self._share_metrics(text, q, spans) or self._metrics_for(text, q, spans, qs))
+        if metrics and not float(q.value).is_integer() and all(m.units == ["units"] for m in metrics):
+            metrics = []  # "Math says I own 3.65": no count of shares has a fraction
         if metrics and not named and self._flag_before(text, q.start):
             metrics = []  # "AAPL over the cap (43.85%)": the figure that trips the rule, whichever it is
         if metrics and _pair_role(text, q) == "from":  # "the price went from $38.45 to $223.02": from the price paid

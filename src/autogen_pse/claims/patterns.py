@@ -164,7 +164,8 @@ _SUPERLATIVE = re.compile(
     r"number one|top(?=\s+(?:performer|contributor|engineer|developer|talent|ranked|rated|earner|producer)\b))"
     r"\s+(?!(?:for|at|in|as|to|on|of|with|a|an|the|and|or|step|time|two|three|few|one|ones|relevant|recent|"
     r"important|notably|recently|sentence|line|bullet|paragraph|section|duty|responsibility|here|item|point|"
-    r"page|thing|draft|pass|impression|look|glance|mention|version|name|names|qualifications?|level|ways?|"
+    r"page|thing|draft|pass|impression|look|glance|read|reading|sight|skim|scan|mention|version|name|names|"
+    r"qualifications?|level|ways?|"
     r"(?:(?<=\bfirst\s)|(?<=\bonly\s))[a-z]+(?:ed|ing))\b)[A-Za-z-]+",  # "first building", "only reordered"
     re.IGNORECASE,
 )
@@ -293,7 +294,8 @@ def _bare(q: Quantity) -> bool:
 def _quantity_units(q: Quantity) -> tuple[str, ...]:
     """Fact units a quantity can be compared with (a bare decimal such as "17.62" may be a percentage)."""
     if q.unit == "count":
-        return ("count", "units", "ratio", "money", "days", "minutes", "hours") + (("pct",) if not _bare(q) else ())
+        pct = not _bare(q) and not re.search(r"\d,\d{3}", q.text)  # ("6,606" is no percentage)
+        return ("count", "units", "ratio", "money", "days", "minutes", "hours") + (("pct",) if pct else ())
     return _COMPAT.get(q.unit, (q.unit,))
 
 

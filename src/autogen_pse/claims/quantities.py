@@ -87,7 +87,7 @@ _VULGAR = {"¼": 0.25, "½": 0.5, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛":
 _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|[\s-](?:thousand|million|billion|grand|[Mm]io)\b)?"
 _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
-    r"|\s?(?:x|×)(?![A-Za-z])(?!\s*[$€£]?\d)|\s?-?fold\b|\s(?:times)\b|[\s-]baggers?\b"  # "a 3.4-bagger"
+    r"|\s?(?:x|×)(?![A-Za-z])(?!\s*\(?\s*[$€£]?\d)|\s?-?fold\b|\s(?:times)\b|[\s-]baggers?\b"  # "a 3.4-bagger"
     r"|[\s-]?(?:days?|d|months?|mths?|mos?|years?|yrs?|y|hours?|hrs?|h|minutes?|mins?|weeks?)\b"
     r"|[\s-]?(?:DAYS?|MONTHS?|YEARS?|YRS?|HOURS?|HRS?|MINUTES?|MINS?|WEEKS?)\b"  # "11+ YEARS EXPERIENCE"
     r"|\s?(?:PCT|PERCENT|PTS?|POINTS?|BPS)\b"  # "-19.2 PCT", "+13.85 PTS OVER CAP": a terminal's capitals

@@ -37,6 +37,9 @@ _RULE_PARAMETER = re.compile(r"\s*(?:days|pct|percent|threshold)?\s*[:=]?\s*[≥
 _ASKED = re.compile(r"\?\s*$|\bwhat\s+do\s+(?:we|i|you)\s+$", re.IGNORECASE)
 _ADVISING_QUESTION = re.compile(r"\b(?:why\s+not|how\s+about|what\s+about|shouldn['’]t|should\s+(?:we|you|i))\b", re.I)
 _REPORTED = re.compile(r"\btold\s+(?:me|us|him|her|them)\s+to\s+$", re.IGNORECASE)  # "my broker told me to buy …"
+# '❌ Mistake #3: "Google is cheap now — buy the dip!"': the words quoted as what not to do
+_DISOWNED = re.compile(r"(?:❌|\b(?:mistakes?|myths?|wrong|bad idea)\b)[^\"“”]{0,20}[\"“][^\"“”]*$", re.IGNORECASE)
+_ANY_SUCH = re.compile(r"\b(?:to|into|on|about|against)\s+(?:a|an|any)\s+$", re.IGNORECASE)
 _RANGE_ON = re.compile(r"\s*(?:–|-|—|to|until|through)\s*(?:\d|present|now|current|today)", re.IGNORECASE)
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
@@ -117,7 +120,8 @@ class Relations(Directions, Ranks, Figures):
             clause_end = re.search(r"[.;!?]|$", text[m.end() :])
             asked = _ASKED.search(text[: m.end() + (clause_end.end() if clause_end else 0)]) or _ASKED.search(
                 text, 0, m.start())
-            if (asked and not _ADVISING_QUESTION.search(text, 0, m.start())) or _REPORTED.search(text, 0, m.start()):
+            if (asked and not _ADVISING_QUESTION.search(text, 0, m.start())) or _REPORTED.search(text, 0, m.start()) \
+                    or _DISOWNED.search(text, 0, m.start()):
                 continue
             if re.fullmatch(r"add(?:ing)?", m.group(0), re.IGNORECASE) and _SUMMED.search(text, m.end(), m.end() + 90):
                 continue  # "add Google and IBM and the top three come to 76.28 %": a sum, not a purchase
@@ -293,6 +297,8 @@ class Relations(Directions, Ranks, Figures):
                     # "Overweight is just about size, not performance.": the word defined, no holding's flag
                     or (_THE_NOUN.search(text, max(0, m.start() - 9), m.start()) and _NOUN_END.match(text, m.end()))
                     # "the case asks students to quantify the overweight, …": the notion, not a holding's
+                    or _ANY_SUCH.search(text, max(0, m.start() - 14), m.start())
+                    # "My rules forbid adding to a long-held loss.": any holding that is one
                 ):
                     continue
                 negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))

@@ -207,7 +207,8 @@ def _split_units(text: str) -> list[Unit]:
             para_lines = para_lines[1:]
         head = " ".join(lines[i].strip() for i in para_lines)
         short = len(para_lines) <= 5 and all(len(lines[i].strip()) <= 80 for i in para_lines)  # title/employer/
-        lead_line = head if (len(para_lines) <= 3 or short) and len(head) <= 300 else ""  # dates/place: a head
+        prose = len(head) > 150 and len(re.findall(r"[.!?]\s+[A-Z]", head)) >= 2  # (a letter's paragraph)
+        lead_line = head if (len(para_lines) <= 3 or short) and len(head) <= 300 and not prose else ""  # dates/place
         if len(para_lines) == 1 and (_BOLD_ONLY.fullmatch(head) or re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", head)):
             # "**Certifications**" or "CERTIFICATIONS" on a line of its own opens a section
             title = head.strip("*_: ")
@@ -231,7 +232,7 @@ def _split_units(text: str) -> list[Unit]:
             start = offsets[first]
             chunk = text[start : offsets[last] + len(lines[last])]
             for sent, s, e in sentences(chunk.replace("\n", " "), start):
-                caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", sent.strip("*_ ")) is not None
+                caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", re.sub(r"^\W+", "", sent).strip("*_ ")) is not None
                 greeting = _SALUTATION.match(sent) or _MEMO_FIELD.match(sent)
                 line_no = text.count("\n", 0, s) + 1
                 signature = signed[0] >= 0 and line_no - signed[0] <= 4 and len(sent) <= 80
@@ -408,9 +409,12 @@ def _split_units(text: str) -> list[Unit]:
             bullets.append((indent, lead.group(2) if lead else body))
             prev_blank = False
             continue
-        if bullets and not prev_blank and line.startswith((" ", "\t")) and units and units[-1].kind == "bullet" \
-                and len(line) - len(line.lstrip()) <= bullets[-1][0] + 10:  # (deeper: a chat's message, its time
-            # and sender blanked)
+        # (deeper: a chat's message, its time and sender blanked); unindented, a lazy continuation
+        # ("▪ Moved nightly batch jobs to Kafka streams" / "at Brightline, cutting …")
+        lazy = line[:1].islower() and units and not re.search(r"[.!?;:]\W*$", units[-1].text)
+        if bullets and not prev_blank and units and units[-1].kind == "bullet" and (
+            (line.startswith((" ", "\t")) and len(line) - len(line.lstrip()) <= bullets[-1][0] + 10) or lazy
+        ):
             # a wrapped bullet line: same paragraph and context; a sentence cut at the line break
             # ("… cutting data delays from 24" / "hours to 15 minutes") goes on across it
             ctx = units[-1].context

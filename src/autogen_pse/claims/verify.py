@@ -20,12 +20,13 @@ from dataclasses import replace
 from typing import Any
 
 from .absence import says_absent
-from .arithmetic import check_computations
+from .arithmetic import check_computations, worked_at
 from .asides import aside_before, in_parenthesis
 from .catalogue import Catalogue, is_label
 from .dates import find_dates, name_spans
 from .derived import implied_amounts
 from .evidence import Evidence, FactValue, Metric
+from .formulas import check_formulas
 from .idioms import elided_periods, per_dollar, taken_back, with_one_of
 from .lexicon import (
     ADVICE,
@@ -212,7 +213,9 @@ class Verifier(Relations, Statements):
         findings: list[Finding] = []
         used: set[int] = taken_back(text, quantities)  # "fifty— no, sorry, forty-four percent"
         own = [*(m.entity for m in mentions), *scope]
-        findings += check_computations(text, quantities, self.ev.facts, used, own)  # "Cost 250 × 38.45 = 9,612.50"
+        computed = check_formulas(text, quantities, self.ev.facts, used)  # "5.80^(1/5.16) ≈ 1.406"
+        computed += check_computations(text, quantities, self.ev.facts, used, own)  # "Cost 250 × 38.45 = 9,612.50"
+        findings += computed
         findings += self._counts(text, quantities, used)
         findings += self._ranks(text, mentions, scope, [name for name, _a, _b in columns or []])
         findings += self._actions(text, mentions, scope, row)
@@ -225,7 +228,9 @@ class Verifier(Relations, Statements):
         )
         metric_pairs = self._pair_metrics(text, quantities, metric_spans)
         prev: tuple[Quantity, list[Metric]] | None = None
-        implied: str | None = None  # the one entity whose facts support this sentence's figures so far
+        worked = worked_at(text, computed, self.fact_owner)  # each entity's computations, where they are
+        # the one entity whose facts support this sentence's figures so far (at first: its computations')
+        implied: str | None = worked[0][1] if len({e for _at, e in worked}) == 1 else None
         pending: list[tuple[int, tuple[Any, ...]]] = []  # figures of no entity to retry once one is implied
         for i, q in enumerate(quantities):
             if i in used:
@@ -244,7 +249,9 @@ class Verifier(Relations, Statements):
             named_before = list(dict.fromkeys(m.entity for m in mentions
                                               if m.end <= q.start and not (scope and aside_before(text, m, q.start))))
             if len({m.entity for m in mentions}) > 1:
-                others += [e for e in named_before if e != entity]  # a sentence walking through several
+                others += [e for e in named_before if e != entity]  # a sentence walking through several; a
+                # row's names wherever they are ("| … p95 latency −60% … | Brightline; Harbourside |")
+                others += [m.entity for m in mentions if row is not None and m.entity not in (entity, *others)]
             if self._owner(text, q.start, mentions) or self._tagged(text, q.start, q.end, mentions, strict=True):
                 others = []  # "against Apple's 40.6%", "−$6,606.00 on MSFT": that holding's and no one else's
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
@@ -292,6 +299,11 @@ class Verifier(Relations, Statements):
                     finding, named = self._retry(args, implied, finding, named)
                 else:
                     pending.append((len(findings), args))
+            by = next((owner for at, owner in reversed(worked) if 0 <= at < q.start), None)
+            if by and entity != by and i not in bindings and finding.status is Status.CONTRADICTED \
+                    and not any(m.start < q.start for m in mentions):
+                finding, named = self._retry((text, q, metric_spans, quantities, prev, False, others, mentions,
+                                              column, header_metrics or None), by, finding, named)
             if entity is None and finding.status is Status.SUPPORTED:
                 owners = {self.fact_owner.get(e) for e in finding.evidence}
                 implied = owners.pop() if len(owners) == 1 else implied

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from autogen_pse.claims import mend, run_report_lines
+from autogen_pse.claims import mend, run_report_lines, wrapper_lines
 
 from .changelog import as_markdown as changelog
 from .cv import degree_compatible, degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
@@ -50,6 +50,7 @@ from .text import (
     find_dates,
     has_month,
     has_school_word,
+    has_title_word,
     norm_org,
     norm_text,
     norm_title,
@@ -175,6 +176,25 @@ def _known_role(model: CvModel, text: str) -> tuple[str, str] | None:
     return None
 
 
+_DATE_WORDS = re.compile(
+    r"^(?:(?:present|now|today|current|ongoing|\d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
+    r"[a-z]*\.?)[\s,–—-]+)+|(?:[\s,–—-]+(?:present|now|today|current|ongoing|\d{4}))+$",
+    re.IGNORECASE,
+)
+_NAME_JOINERS = {"of", "and", "&", "the", "de", "der", "für", "for", "und"}
+
+
+def _org_like(name: str) -> bool:
+    """An organisation's name: at most six words, each capitalised (or a joiner), no figures."""
+    words = name.replace("/", " ").split()
+    content = [w for w in words if w.lower() not in _NAME_JOINERS]
+    return (
+        0 < len(words) <= 6
+        and not re.search(r"[\d%$€£→]", name)
+        and all(w[:1].isupper() or not w[:1].isalpha() for w in content)
+    )
+
+
 def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
     line = block.first + 1
     text = _role_text(lines, block)
@@ -189,6 +209,21 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
         title, employer = known  # (a title the parser did read, "Head of DevOps Engineer", is checked as written)
     if employer and model.is_location(employer) and not model.employer_entries(employer):
         employer = ""
+    title = _DATE_WORDS.sub("", title).strip(" ,;:|-–—")  # "Present   SENIOR BACKEND ENGINEER"
+    # a line the layout made an entry head ("Monolith → Kubernetes on AWS (14 Python services)",
+    # "consolidated PostgreSQL clusters …, cloud spend −35%"): a title only when it has a title's
+    # word, an unknown employer only when it is written as a name; the ledger reads the rest
+    if not has_title_word(title) and not model.employer_entries(employer) and not _org_like(employer):
+        employer = re.sub(r"\s*\(.*$", "", title)  # "Streaming pipeline — *Ocado Technology* (client)"
+        title = ""
+    title = " / ".join(p for p in title.split(" / ") if has_title_word(p))  # "… Engineer / Ingénieure backend"
+    body_head = clean_inline(first_body).strip()
+    if not title and len(body_head.split()) <= 5 and has_title_word(body_head) and body_head[:1].isalpha():
+        title = body_head  # "06/2017 – 02/2020 | Harbourside Logistics GmbH, Hamburg\nBackend Engineer"
+    if not known and not model.employer_entries(employer):
+        employer = employer if _org_like(employer) else ""
+        if not employer and not title:
+            return OutEntry("experience", block, text, ok=True)
     entry = OutEntry("experience", block, text, ok=False, title=title, employer=employer)
     entries = model.employer_entries(employer) if employer else []
     entry.employer_ids = [e["id"] for e in entries]
@@ -586,6 +621,7 @@ _VALEDICTION = re.compile(
     r"|best\s+wishes|sincerely|respectfully|cheers|best|many\s+thanks|thanks)\W*",
     re.IGNORECASE,
 )
+_SOUGHT_WORD = re.compile(r"\b(?:opening|vacancy|requisition)\b", re.IGNORECASE)
 _SOUGHT_CAPTION = re.compile(r"\b(?:POSITION|JOB APPLIED FOR|PREFERRED JOB|DESIRED (?:JOB|ROLE|POSITION)|TARGET ROLE)"
                              r"\W*$")
 # a memo's header names its writer and addressee ("From: Engineering Manager, Brightline"), not the candidate
@@ -621,8 +657,14 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
         if len(text.split()) > 12 or _PERSONAL.match(text):
             continue  # a sentence of a cover note ("I'm a senior backend engineer at …"): the prose checks read it
         text = re.sub(r"\s*\([^)]*\)", "", text)  # "Senior Backend Engineer (Payments · Platform)"
-        for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+", whole)):
+        # "2017   Software Developer          Copperleaf Studio": a wide gap parts fields too
+        for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+|\s{3,}", whole)):
             part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"
+            part = _DATE_WORDS.sub("", part)  # "Mar 2020 – Present   SENIOR BACKEND ENGINEER"
+            head, colon, _ = part.partition(": ")
+            part = head if colon and has_title_word(head) else part  # "Backend engineer: Go and Python"
+            if _SOUGHT_WORD.search(part):
+                continue  # "…Staff Backend\nEngineer (Payments Platform) opening.": the job sought
             part = re.sub(r"^(?:summary|profile|objective|about)\s+(?=[A-Z])", "", part, flags=re.IGNORECASE)
             # ("Summary Backend engineer, 9 years": a heading run into its first line)
             part = re.sub(r"\s+(?:for|with|in|focused\s+on|specialising\s+in)\s+[a-z].*$", "", part)  # "… for payments"
@@ -632,8 +674,20 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
                 continue  # "AWS Solutions Architect": a certification, not a job title
             if not re.search(r"[A-Za-z]", part) or not any(w in norm_title(part).split() for w in TITLE_WORDS):
                 continue
-            ok = norm_title(part) in model.titles or norm_title(part) in model.headline_titles
+            ok = norm_title(part) in model.titles | model.headline_titles or _described(model, part)
             out.append(Claim("titles", part, i + 1, ok, "" if ok else "a job title the CV never gives"))
+
+
+_RANK_WORDS = frozenset({"senior", "junior", "graduate"})
+
+
+def _described(model: CvModel, part: str) -> bool:
+    """A role described in sentence case ("Payments-focused backend engineer"), not a title: its
+    title and seniority words are those of a title the CV gives; the other words describe."""
+    if not any(w[:1].islower() for w in part.split()[1:]):
+        return False
+    ranked = {w for w in norm_title(part).split() if has_title_word(w) or w in _RANK_WORDS}
+    return any(ranked <= set(t.split()) for t in model.titles)
 
 
 _HTML_TAG = re.compile(r"</?(?:details|summary|div|span|p|br|b|strong|em|i|sub|sup|small)\b[^<>]*>", re.I)
@@ -658,9 +712,9 @@ def _analyse(artifact: str, model: CvModel) -> Analysis:
     # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
     # entry heads and bullets; "MSc … @ University of Leeds" as "at"
     # "<summary>Brightline … — 2020 → present</summary>": a GitHub CV's collapsible entry, read without its tags
-    # a run's digest around the CV (run id, model, tokens, checks, "Unsubscribe"): blank lines, numbers kept
+    # a run's digest around the CV (run id, model, tokens, checks, "Unsubscribe"): blank lines, numbers kept;
     mended = mend(artifact)
-    report = run_report_lines(mended)
+    report = run_report_lines(mended) | wrapper_lines(mended)  # (and a chat's words around a fenced CV)
     lines = form_heads([re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
                         if n not in report else "" for n, line in enumerate(mended.splitlines(), start=1)])
     sections = split_sections(lines)
