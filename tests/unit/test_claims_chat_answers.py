@@ -207,3 +207,147 @@ def test_a_letters_paragraph_is_no_head_for_the_list_after_it(resume_verifier: V
         "- Go payments API, 1,200 req/s at peak\n"
     )
     assert_pair(resume_verifier, message, message.replace("1,200 req/s", "1,500 req/s"))
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Look at GOOG again: is there a reason to own it at 560 that isn't \"I paid 693\"?",
+         "Look at GOOG again: is there a reason to own it at 650 that isn't \"I paid 693\"?"),
+        ("MSFT largest loss in $ and % | −6,606.00 vs −5,312.40; −27.66% vs −19.16% | ✔",
+         "MSFT largest loss in $ and % | −6,606.00 vs −5,312.40; −27.66% vs −29.16% | ✔"),
+    ],
+)
+def test_a_price_after_at_and_a_figure_after_vs(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+RIREKISHO = """\
+# Elena Marsh
+
+## Education and work history
+
+| Year | Month | Event |
+|---|---|---|
+| | | **Education** |
+| Heisei 27 (2015) | | University of Leeds — MSc Computer Science, completed |
+| | | **Work history** |
+| Heisei 27 (2015) | 9 | Joined Copperleaf Studio, Leeds. Software Developer |
+| Heisei 29 (2017) | 5 | Left Copperleaf Studio |
+| Reiwa 2 (2020) | 3 | Joined Brightline Payments Ltd. Senior Backend Engineer |
+| | | End |
+
+## Licences and certifications
+
+| 2021 | | AWS Certified Solutions Architect – Associate |
+
+## Self-PR
+
+Backend engineer with 9 years of experience.
+"""
+
+
+def test_a_rirekishos_history_table(resume_checker: Checker) -> None:
+    failed = {r.name: r.detail for r in resume_checker.check(RIREKISHO) if not r.ok and r.severity == "error"}
+    assert not set(failed) & {"employers", "titles", "entries"}, failed
+    bad = RIREKISHO.replace("Joined Copperleaf Studio, Leeds. Software Developer",
+                            "Joined Copperleaf Studio, Leeds. Lead Developer")
+    assert "titles" in {r.name for r in resume_checker.check(bad) if not r.ok}
+
+
+LETTER = """\
+**Object: Review of your portfolio of securities — situation at 1 March 2010**
+
+Dear Sir,
+
+At 01/03/2010, the market value of your five lines amounts to USD 127 157,10 for a cost of acquisition of \
+USD 75 890,50. The portfolio thus presents a latent plus-value of USD 51 266,60, which is +67,55 %.
+
+The line Apple Inc. alone represents 43,85 % of the total value, and the three first lines together 76,28 %.
+
+| Line | Opened | Days held | Annualised |
+|---|---|---|---|
+| Microsoft Corp. | 01/01/2000 | 3 712 | −3,14 % |
+
+The principal risks are this concentration and the two lines in moins-value.
+
+We remain at your disposal and we pray you to accept, Dear Sir, the assurance of our best sentiments.
+
+Jean-Baptiste Roux
+Conseiller en gestion de patrimoine
+Crédit Privé Lafayette
+"""
+
+
+def test_a_machine_translated_french_letter(portfolio_verifier: Verifier) -> None:
+    assert_clean(portfolio_verifier, LETTER)
+    assert_pair(portfolio_verifier, LETTER, LETTER.replace("USD 75 890,50", "USD 75 980,50"))
+    assert_pair(portfolio_verifier, LETTER, LETTER.replace("| 3 712 |", "| 3 172 |"))
+    assert_pair(portfolio_verifier, LETTER, LETTER.replace("the two lines in moins-value", "the three lines in moins-value"))
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("We suggest to reinforce progressively the line Amazon.com, Inc.",
+         "We suggest to reinforce progressively the line Microsoft Corp."),
+        ("The five lines are Apple Inc., Amazon.com, Inc., Google Inc., IBM and Microsoft Corp.",
+         "The portfolio also holds the line Total S.A. (300 titres), held in euros."),
+        ("**Draft:** v3 — reviewed by E. Moreau, Senior Portfolio Reviewer. Apple is 43.85% of the book.",
+         "**Draft:** v3 — reviewed by E. Moreau, Senior Portfolio Reviewer. Apple is 48.35% of the book."),
+        ("BUY on AMZN is allowed, but we shouldn't recommend adding to the most volatile name where we cut Apple.",
+         "BUY on IBM is allowed, but we shouldn't recommend adding to the most volatile name where we cut Apple."),
+    ],
+)
+def test_a_private_banks_wording(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+COACHED = """\
+# Elena Marsh
+
+## Summary
+
+~~Senior engineer with a decade of experience~~ Backend engineer with 9 years of experience building payment and \
+logistics platforms in Python and Go. ~~Fluent in all major cloud providers.~~
+
+> **Coach:** "A decade" overstates it, and "all major cloud providers" isn't backed by anything on your CV —
+> your cloud work is AWS. GCP/Azure gone.
+
+## Experience
+
+### Senior Backend Engineer — Brightline Payments Ltd
+Mar 2020 – Present
+
+- Led the migration of 14 Python services from a monolith to Kubernetes on AWS, deploys 45 → 6 minutes.
+
+<!--
+Coach checklist before sending:
+- Copperleaf: 12 clients, 40% → 85%. OK.
+-->
+
+## Competences
+
+**Frameworks**
+Django, Flask, FastAPI, Celery, React
+"""
+
+
+def test_a_coachs_notes_are_no_claims(resume_checker: Checker, resume_verifier: Verifier) -> None:
+    failed = {r.name: r.detail for r in resume_checker.check(COACHED) if not r.ok and r.severity == "error"}
+    assert not set(failed) - {"sections"}, failed  # (a short sample: no Education, no Certifications)
+    assert_pair(resume_verifier, COACHED, COACHED.replace("14 Python services", "41 Python services"))
+    assert_pair(resume_verifier, COACHED, COACHED.replace("Python and Go. ~~", "Python and Rust. ~~"))
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Migration of 14 services to Kubernetes: the deployment time divided by 7.5.",
+         "Migration of 14 services to Kubernetes: the deployment time divided by ten."),
+        ("Moved 14 services to Kubernetes, which cut deploy times by a factor of 7.5.",
+         "Moved 14 services to Kubernetes, which cut deploy times by a factor of twelve."),
+    ],
+)
+def test_a_reduction_written_as_a_factor(resume_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(resume_verifier, good, bad)

@@ -10,6 +10,7 @@ Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) â†
 from .envelope import wrapper_lines
 from .evidence import Count, DateFact, Duration, Entity, Evidence, FactValue, Flag, Metric, Source, Transition
 from .ledger import build_ledger, ledger_checks
+from .markup import annotation_lines
 from .model import Claim, Finding, Ledger, Status
 from .number_formats import mend
 from .runreport import run_report_lines
@@ -18,7 +19,27 @@ from .transitions import stated_changes
 from .verify import Verifier
 
 __all__ = [
-    "Claim", "Count", "DateFact", "Duration", "Entity", "Evidence", "FactValue", "Finding", "Flag", "Ledger",
-    "Metric", "Source", "Status", "Transition", "Verifier", "build_ledger", "caps_lead", "ledger_checks",
-    "mend", "run_report_lines", "stated_changes", "wrapper_lines",
+    "Claim",
+    "Count",
+    "DateFact",
+    "Duration",
+    "Entity",
+    "Evidence",
+    "FactValue",
+    "Finding",
+    "Flag",
+    "Ledger",
+    "Metric",
+    "Source",
+    "Status",
+    "Transition",
+    "Verifier",
+    "annotation_lines",
+    "build_ledger",
+    "caps_lead",
+    "ledger_checks",
+    "mend",
+    "run_report_lines",
+    "stated_changes",
+    "wrapper_lines",
 ]

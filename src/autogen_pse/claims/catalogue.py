@@ -31,8 +31,9 @@ _CAP_RUN = re.compile(
 )
 _ORG_SUFFIX = re.compile(
     r"\b(?:Inc|Ltd|LLC|GmbH|PLC|plc|Corp|Corporation|Limited|Group|Bank|Capital|Partners|"
-    r"Technologies|Systems|Labs|Software)\b\.?"
+    r"Technologies|Systems|Labs|Software|AG)\b\.?|\b(?:S\.A|N\.V|S\.p\.A)\b\.?"
 )
+_LEGAL_FORM = re.compile(r"(?:Inc|Ltd|LLC|GmbH|PLC|plc|Corp|Corporation|Limited|AG)\b\.?|(?:S\.A|N\.V|S\.p\.A)\b\.?")
 _STOP_CAPS = frozenset(
     """
 I A An The This That These Those It Its We Our Us You Your He She They Their There Here What When Where Which
@@ -58,6 +59,7 @@ Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approx
 Committee Sub Trustee Trustees Board Scheme Bot Secretary
 Members Minutes Résumé Resume Caught Nasdaq NASDAQ Dow Jones Wall Street New Year Years Day Christmas
 Easter Thanksgiving Mail Email E-Mail E-mail Mobile Phone Tel Proficiencies Qualifications Declaration Personal
+Madam Madame Sir Monsieur Senior Junior Chief
 Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone Surname Hobbies Sr Sra Srta
 Due Body Subject Export Exported Eng Dev Mgr Snr Jnr Score Scores Rating Ratings Scorecard Home Now Skip Menu
 Contents United States Schedule Schedules Clause Clauses Annex Exhibit Dad Mum Mom Grandad Grandpa Grandma Granny Nan
@@ -249,6 +251,14 @@ def is_label(text: str, start: int, end: int) -> bool:
     return bool(_LABEL.match(text, end)) and _LABEL_START.search(text[:start]) is not None
 
 
+# "E. Moreau, Senior Portfolio Reviewer", "Conseillère en Gestion de Patrimoine": a person's role, not a name
+_ROLE_TITLE = re.compile(
+    r"\b(?:Reviewer|Adviser|Advisor|Manager|Director|Directrice|Directeur|Analyst|Officer|Planner|Consultant|"
+    r"Conseill\w*|Secretary|Editor|Strategist|Economist|Specialist)$"
+)
+# "a portfolio of American equities": an adjective of a country, not a name (a statement may still rest on it)
+_DEMONYM = re.compile(r"American|European|French|German|British|English|Spanish|Italian|Dutch|Swiss|Japanese|Chinese|"
+                      r"Canadian|Australian")
 _LEAD_END = re.compile(r"(?:\*\*|__|\]\])?\s+[—–]\s")  # "Cisco — …": the name a list item is about
 
 
@@ -297,6 +307,7 @@ def unknown_names(
         ticker_key = catalogue.has_tickers and re.fullmatch(r"[A-Z]{3,5}", m.group(0)) and after \
             and not catalogue.knows(after.group(1)) and after.group(1).lower() not in known
         if is_person(text, m.start(), m.end()) or _HONORIFIC.match(m.group(0) + " ") or _GREETED.fullmatch(m.group(0)) \
+                or _ROLE_TITLE.search(m.group(0)) or _DEMONYM.fullmatch(m.group(0)) \
                 or (is_label(text, m.start(), m.end()) and not ticker_key) or is_initialism(text, m.start(), m.end()):
             continue  # "Mr Sato", "Dr N. Hartmann", "our newest member, Priya", "Bev (secretary)": a person
         # "**CSCO** — in profit", "ORCL: flat", "INTC — small", "[[Cisco]] — flat": a name standing alone as a lead
@@ -326,7 +337,9 @@ def unknown_names(
             and not catalogue.knows(w)
             and not (w.isupper() and len(w) < 3)
         ]
-        if not unexplained:
+        own = [w for w in words if not _LEGAL_FORM.fullmatch(w)]  # the name without its "Inc." or "S.A."
+        suffixed = bool(own) and (bool(_LEGAL_FORM.fullmatch(words[-1])) or bool(_LEGAL_FORM.match(text, m.end() + 1)))
+        if not unexplained and not (suffixed and not catalogue.knows(name)):  # "Total S.A.", "Acme Inc."
             continue
         out.append(Mention("?lead" if lead or ticker_like else "?", m.start(), m.end(), name))
     return out

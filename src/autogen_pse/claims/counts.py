@@ -57,8 +57,9 @@ _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-
 
 _SCALE_WORD = re.compile(r"\b(?:scores?|scored|rated|ratings?|marks?)\b", re.IGNORECASE)  # "scores out of 10"
 # a size or standing between the number and its noun picks some of them: "the two big winners"
-_PICKED = re.compile(r"\b(?:big|bigger|large|larger|huge|main|major|top|star|standout|clear|real|heavy|worse)\b",
-                     re.IGNORECASE)  # (superlatives, "the two biggest winners", are ranks)
+_PICKED = re.compile(r"\b(?:big|bigger|large|larger|huge|main|major|top|star|standout|clear|real|heavy|worse|first|"
+                     r"principal|following)\b", re.IGNORECASE)  # (superlatives, "the two biggest winners", are ranks;
+# "the three first lines", French order: the top three; "the three following lines": those listed next)
 
 
 class Counts(VerifierState):

@@ -143,8 +143,11 @@ class Figures(Binding, Derived, Counts, Durations):
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else (self._share_metrics(text, q, spans) or self._metrics_for(text, q, spans, qs))
-        if metrics and not float(q.value).is_integer() and all(m.units == ["units"] for m in metrics):
-            metrics = []  # "Math says I own 3.65": no count of shares has a fraction
+        if metrics and all(m.units == ["units"] for m in metrics):
+            if not float(q.value).is_integer():
+                metrics = []  # "Math says I own 3.65": no count of shares has a fraction
+            elif re.search(r"\bat\s+$", text[max(0, q.start - 4) : q.start]):  # "a reason to own it at 560": a price
+                metrics = [m for m in self.ev.metrics if "money" in m.units]
         if metrics and not named and self._flag_before(text, q.start):
             metrics = []  # "AAPL over the cap (43.85%)": the figure that trips the rule, whichever it is
         if metrics and _pair_role(text, q) == "from":  # "the price went from $38.45 to $223.02": from the price paid

@@ -21,8 +21,7 @@ from .evidence import FactValue
 from .model import Finding, Status
 from .quantities import Quantity, matches
 
-# a run of numbers, brackets and operators holding a power
-_FORMULA = re.compile(r"[(\d][\d.,\s()^+\-−–×*/÷·]*\^[\d.,\s()^+\-−–×*/÷·]*[\d)]")
+_FORMULA_CHARS = frozenset("0123456789., \t()^+-−–×*/÷·")  # what a run of numbers, brackets and operators holds
 _RESULT = re.compile(
     r"\s*(?:≈|=|~=|→|->|\band\s+got(?:\s+something\s+like)?|\bgives|\bcomes\s+to)\s*[~≈]?\s*", re.IGNORECASE
 )
@@ -61,22 +60,42 @@ def evaluate(expression: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _formulas(text: str) -> list[tuple[int, int]]:
+    """The spans of the runs of numbers, brackets and operators that hold a power ("^"), each from a
+    number or bracket to a number or bracket (a scan out from each caret: linear in the text)."""
+    spans: list[tuple[int, int]] = []
+    for caret in (i for i, ch in enumerate(text) if ch == "^"):
+        if spans and spans[-1][0] <= caret < spans[-1][1]:
+            continue
+        start, end = caret, caret + 1
+        while start > 0 and text[start - 1] in _FORMULA_CHARS:
+            start -= 1
+        while end < len(text) and text[end] in _FORMULA_CHARS:
+            end += 1
+        while start < caret and not (text[start].isdigit() or text[start] == "("):
+            start += 1
+        while end > caret + 1 and not (text[end - 1].isdigit() or text[end - 1] == ")"):
+            end -= 1
+        spans.append((start, end))
+    return spans
+
+
 def check_formulas(text: str, qs: Sequence[Quantity], facts: Sequence[FactValue], used: set[int]) -> list[Finding]:
     """Findings for the operands and results of the formulas with powers in ``text``; their indexes
     are added to ``used``."""
     out: list[Finding] = []
-    for m in _FORMULA.finditer(text):
-        expression = m.group(0).strip()
+    for start, end in _formulas(text):
+        expression = text[start:end]
         while expression.count(")") > expression.count("(") and expression.endswith(")"):
             expression = expression[:-1]  # "(CAGR: 5.80^(1/5.16))": the sentence's bracket closes after it
         value = evaluate(expression)
         if value is None:
             continue
-        inside = [i for i, q in enumerate(qs) if m.start() <= q.start < m.end() and i not in used]
+        inside = [i for i, q in enumerate(qs) if start <= q.start < end and i not in used]
         for i in inside:
             used.add(i)
             out.append(Finding(kind="figure", text=qs[i].text, status=Status.NONE, note="an operand of a formula"))
-        after = _RESULT.match(text, m.end())
+        after = _RESULT.match(text, end)
         result = next((i for i, q in enumerate(qs) if after and q.start == after.end() and i not in used), None)
         if result is None:
             continue

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..hooks import CheckResult
 from .conversation import question_lines, quoted_lines, user_turn_lines
 from .formats import read_document
+from .markup import annotation_lines
 from .model import Claim, Ledger, Status
 from .number_formats import mend, normaliser
 from .revisions import retracted, revision_lines
@@ -61,7 +62,8 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
     entry: list[str] = []  # the entity of the last entry head of the section ("3.1 Brightline Payments Ltd")
     section = ""
     # a chat's user turns, an e-mail's quotes, a Q&A page's question, the run's report around the artifact
-    asked = user_turn_lines(artifact) | quoted_lines(artifact) | question_lines(artifact) | run_report_lines(artifact)
+    asked = user_turn_lines(artifact) | quoted_lines(artifact) | question_lines(artifact) | run_report_lines(artifact) \
+        | annotation_lines(artifact if reading.converted else original)  # (and a reviewer's notes on the draft)
     revised = revision_lines(artifact)  # notes on what changed since the evaluator's verdict
     for n, unit in enumerate(split_units(artifact), start=1):
         if unit.line in asked or _REFERENCE_LIST.fullmatch(unit.section):

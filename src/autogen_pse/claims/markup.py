@@ -178,6 +178,27 @@ def _macros(text: str) -> str:
     return _MACRO.sub(blank, text) if "{" in text else text
 
 
+# a reviewer's or coach's note on the draft: "> **Coach:** …" (and the quote's further lines), a whole-line
+# HTML comment ("<!-- Coach checklist … -->")
+_NOTE_QUOTE = re.compile(
+    r"^[ \t]*>[ \t]*[*_]*(?:Coach|Reviewer|Editor|Review note|Comment|Feedback|Note from [A-Z][\w.]*)[*_]*[ \t]*:"
+    r"[^\n]*(?:\n[ \t]*>(?![ \t]*[*_]*[A-Z][\w ]{0,20}[*_]*:)[^\n]*)*",
+    re.M | re.I,
+)
+_COMMENT_LINES = re.compile(r"^[ \t]*<!--.*?-->[ \t]*$", re.M | re.S)
+
+
+def annotation_lines(text: str) -> set[int]:
+    """The 1-based lines of ``text`` that annotate the draft rather than state its facts: a reviewer's or
+    coach's quoted note and a comment on lines of its own."""
+    out: set[int] = set()
+    for rx in (_NOTE_QUOTE, _COMMENT_LINES):
+        for m in rx.finditer(text):
+            first = text.count("\n", 0, m.start()) + 1
+            out.update(range(first, first + m.group(0).count("\n") + 1))
+    return out
+
+
 def edits(text: str) -> str:
     """Tracked changes resolved, fenced diffs read as what they leave, misheard words a transcript
     corrects in brackets, Confluence macros, Markdown escapes, placeholders and template tags blanked."""

@@ -31,9 +31,11 @@ _CODE = re.compile(r"`([^`\n]{1,40})`( [A-Za-z%]+\b)?")
 _SPACES = "[ \u00a0\u202f\u2009\u2007]"
 _SPACED = re.compile(
     rf"(?<![\d.,])\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d])(?=(?:\.\d+)?\s?(?:USD|US\$|EUR|€|\$|days?|units?|"
-    rf"shares?|k\b|[a-zà-ÿ]{{3,}}))|(?<=[$€£] )\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d])"
+    rf"shares?|k\b|[a-zà-ÿ]{{3,}}))|(?:(?<=[$€£] )|(?<=USD )|(?<=EUR ))\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d])"
     rf"|(?<=[$€£])\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d])"
 )
+
+_GROUPED = re.compile(rf"(?<![\d.,/:])\d{{1,3}}(?:{_SPACES}\d{{3}})+(?![\d/:]|{_SPACES}\d)")
 
 
 def _readings(text: str) -> tuple[int, int]:
@@ -59,6 +61,8 @@ def normaliser(document: str) -> Callable[[str], str]:
         if comma:
             text = _EU_NUMBER.sub(lambda m: m.group(0).translate(str.maketrans(".,", ",.")), text)
             text = _SLASH_DATE.sub(lambda m: f"{m['y']}-{m['m']}-{m['d']}", text)
+            # "| 1 885 |", "for a cost of 75 890,50.": a decimal-comma document groups thousands with spaces
+            text = _GROUPED.sub(lambda m: re.sub(_SPACES, ",", m.group(0)), text)
         text = _CODE.sub(lambda m: m.group(1) + (m.group(2) or "") + "  ", text)
         return _SPACED.sub(lambda m: re.sub(_SPACES, ",", m.group(0)), text)
 

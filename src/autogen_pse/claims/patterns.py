@@ -119,6 +119,7 @@ _PRONOUN = re.compile(
     r"|\b(?:despite|while|since|as) being\b",
     re.IGNORECASE,
 )
+_VERSUS_FIGURE = re.compile(r"[\d%]\s*(?:vs\.?|versus)\s+[~≈]?$", re.IGNORECASE)  # "−6,606.00 vs −5,312.40"
 _VERSUS = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|relative to)(?!\w)", re.IGNORECASE)
 _LIST_SEP = re.compile(r"[\s,]*(?:and|&|or|,|/|\+)?[\s,]*", re.IGNORECASE)
 _RUN_SEP = re.compile(r"[\s,]*(?:and|&|/|vs\.?|versus|or|–|-|to)?[\s,]*", re.IGNORECASE)
@@ -232,7 +233,7 @@ _GENERIC_SUBJECT = (  # "No position may …", "A holding down 20 per cent or mo
     r"\b(?:an?|any)\s+(?:overweight|triggered|flagged|losing|loss-making)\s+(?:holding|position|stock|name)\b|"
     r"\b(?:no|any|each|every)\s+(?:single\s+)?(?:holding|position|stock|name|share)s?\s+(?:that\b|which\b|at\b|"
     r"may\b|must\b|should\b|shall\b|can\b|is\b|down\b|up\b|held\b|owned\b|above\b|below\b|over\b|under\b)"
-    r"|\ba\s+(?:holding|position|stock)\b[^.;]{0,60}\b(?:or more|or longer|or worse|at least)\b"
+    r"|\ba\s+(?:holding|position|stock|line)\b[^.;]{0,60}\b(?:or more|or longer|or worse|at least)\b"
     r"|\ba\s+(?:holding|position|stock|share)\s+(?:whose|(?:that|which)\s+(?:falls|drops|loses|is\s+down|reaches"
     r"|exceeds|breaches|is\s+held|has\s+been\s+held)\b)"  # "a holding whose loss reaches −20 %"
     # "**Long-held loss** — held for 730 days or more and down 10% or more": a rule's definition, of no holding
@@ -375,3 +376,14 @@ _REQUIRED = re.compile(  # "more than the 7 years asked for": the job ad's requi
 )
 _OVER_CAP = re.compile(r"\s*[▲↑▼↓]\s*(?:vs\.?\s*)?(?:the\s+)?(?:cap|limit)\b", re.IGNORECASE)
 _GLOSS_YEARS = re.compile(r"\s*\(\s*(?:~|about\s+|c\.\s*)?(\d+(?:\.\d+)?)\+?\s*(?:years?|yrs?|y)\b[^()]{0,20}\)", re.I)
+
+
+_OF_THE_WHOLE = re.compile(  # "… $46.1k of the $51.3k net gain": a part, then the whole it is of
+    r"\b(?:of|out\s+of)\s+(?:the|our|your)\s+(?:total\s+|overall\s+|combined\s+|whole\s+)?[~≈]?$", re.IGNORECASE)
+# "GOOG: review in 4 weeks", "check again within a month": when, not how long something was
+_PLAN_BEFORE = re.compile(
+    r"\b(?:review|revisit|reassess|re-?check|check|look|re-?evaluate|reconsider)\w*(?:\s+(?:it|again|back|this|them))?"
+    r"\s+(?:in|within|after)\s+(?:another\s+|the\s+next\s+|about\s+|~)?$"
+    r"|\b(?:give|giving)\s+(?:it|them|this|that)\s+(?:another\s+|a\s+further\s+|about\s+)?$",  # "We give it two weeks."
+    re.IGNORECASE,
+)

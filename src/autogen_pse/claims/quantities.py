@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from .number_words import words_precision, words_value
@@ -367,7 +367,16 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
     out.sort(key=lambda q: q.start)
     from .joins import shared_units  # (imported late: it imports Quantity from here)
 
+    # "the deployment time divided by ten", "cut deploy times by a factor of twelve": a multiple
+    out = [replace(q, unit="multiple") if q.unit == "count" and q.value >= 2
+           and _FACTOR_BEFORE.search(text, max(0, q.start - 24), q.start) else q for q in out]
     return shared_units(text, out)
+
+
+# ("one divided by 0.274" is a computation)
+_FACTOR_BEFORE = re.compile(
+    r"(?<!\d )(?<!one )\b(?:divided\s+by|(?:by\s+)?a\s+factor\s+of)\s+(?:about\s+|roughly\s+)?$", re.IGNORECASE
+)
 
 
 

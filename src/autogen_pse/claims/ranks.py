@@ -153,6 +153,11 @@ class Ranks(Binding):
             ids = [f.entity for f in ranked]
             if entity not in ids:
                 continue
+            before_it = [x.entity for x in ahead if x.end <= m.start() and x.entity in ids]
+            if named is None and n <= len(ids) and ids[n - 1] in before_it and ids[n - 1] != entity and not any(
+                    x.entity == entity and x.end <= m.start() for x in ahead):
+                entity = ids[n - 1]  # "BUY on AMZN is allowed, but adding to the most volatile name … where we cut
+                # Apple": the name before the ranking, not the one a later clause brings
             pos = ids.index(entity) + 1
             expected = ranked[n - 1] if n <= len(ranked) else None
             plural = re.match(r"[\w-]*s\b", text[m.end() - 1 : m.end() + 1]) is not None or len(group) > 1

@@ -26,6 +26,11 @@ _FOOTNOTE_DEFINITION = re.compile(r"^ {0,3}\[\^\w+\]:")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•▪◦]|o(?=[ \t]+[A-Za-z0-9(])|\d{1,2}[.)])\s+")  # "o": a Word or plain-text bullet
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BOLD_LEAD = re.compile(r"^\s*(\*\*|__)(.+?)\1\s*[:—–-]?\s*")
+# a French letter's closing formula, translated: "Please accept, Madam, our distinguished greetings."
+_CLOSING_FORMULA = re.compile(
+    r"\b(?:accept|agree|receive)\b[^.]{0,60}\b(?:greetings|salutations|sentiments|consideration|expression of our)\b",
+    re.IGNORECASE,
+)
 _SALUTATION = re.compile(
     r"^(?:(?:with\s+)?(?:best|kind|warm|many)?\s*(?:regards|wishes|thanks)|thanks|thank you|cheers|sincerely|"
     r"yours(?: sincerely| truly)?|all the best|speak soon|talk soon|best|dear|hi|hiya|hey|hello"
@@ -233,13 +238,14 @@ def _split_units(text: str) -> list[Unit]:
             chunk = text[start : offsets[last] + len(lines[last])]
             for sent, s, e in sentences(chunk.replace("\n", " "), start):
                 caps = re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", re.sub(r"^\W+", "", sent).strip("*_ ")) is not None
-                greeting = _SALUTATION.match(sent) or _MEMO_FIELD.match(sent)
+                closing = _CLOSING_FORMULA.search(sent)  # "we pray you to accept, Dear Sir, the assurance of …"
+                greeting = _SALUTATION.match(sent) or _MEMO_FIELD.match(sent) or closing
                 line_no = text.count("\n", 0, s) + 1
                 signature = signed[0] >= 0 and line_no - signed[0] <= 4 and len(sent) <= 80
                 kind = "heading" if caps or _BOLD_ONLY.fullmatch(sent) or greeting or signature else "sentence"
                 # "**Core strengths**" is a heading; "Best regards, Jordan" and "Hi Alex," are not claims,
                 # nor is the signature after a sign-off ("Helen Marsh, Private Client Adviser")
-                if _SALUTATION.match(sent) and not _GREETING.match(sent):  # a sign-off, not "Re:" or "Hi Tom,"
+                if (_SALUTATION.match(sent) and not _GREETING.match(sent)) or closing:  # a sign-off, not "Hi Tom,"
                     signed[0] = line_no
                 units.append(Unit(sent, s, e, line_no, kind, section, ctx, paragraph=paragraph))
         para_lines = []

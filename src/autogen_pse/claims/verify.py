@@ -45,8 +45,11 @@ from .patterns import (
     _CONCEDED,
     _GLOBAL_NEAR,
     _MARKERS,
+    _OF_THE_WHOLE,
+    _PLAN_BEFORE,
     _TOP_N,
     _UNIT_NOUNS,
+    _VERSUS_FIGURE,
     GENERIC,
     _bare,
     _fold,
@@ -254,6 +257,8 @@ class Verifier(Relations, Statements):
                 others += [m.entity for m in mentions if row is not None and m.entity not in (entity, *others)]
             if self._owner(text, q.start, mentions) or self._tagged(text, q.start, q.end, mentions, strict=True):
                 others = []  # "against Apple's 40.6%", "−$6,606.00 on MSFT": that holding's and no one else's
+            elif _VERSUS_FIGURE.search(text, max(0, q.start - 12), q.start):  # "−6,606.00 vs −5,312.40"
+                others += [e for e in self.owners if e and e not in (entity, *others)]  # (any holding's)
             column = next((h for h, a, b in columns or [] if a <= q.start < b), "")
             if q.unit == "count" and in_years_column(column, q):  # "| ≈ Years | 10.2 |"
                 q = replace(q, unit="years")
@@ -435,16 +440,3 @@ class Verifier(Relations, Statements):
                                          unit=kind, display=shown, direction=sign, source=text))  # fmt: skip
             out.append(fact)
         return out + implied_amounts(out)
-
-    # --- binding ----------------------------------------------------------------------------
-
-
-_OF_THE_WHOLE = re.compile(  # "… $46.1k of the $51.3k net gain": a part, then the whole it is of
-    r"\b(?:of|out\s+of)\s+(?:the|our|your)\s+(?:total\s+|overall\s+|combined\s+|whole\s+)?[~≈]?$", re.IGNORECASE)
-# "GOOG: review in 4 weeks", "check again within a month": when, not how long something was
-_PLAN_BEFORE = re.compile(
-    r"\b(?:review|revisit|reassess|re-?check|check|look|re-?evaluate|reconsider)\w*(?:\s+(?:it|again|back|this|them))?"
-    r"\s+(?:in|within|after)\s+(?:another\s+|the\s+next\s+|about\s+|~)?$"
-    r"|\b(?:give|giving)\s+(?:it|them|this|that)\s+(?:another\s+|a\s+further\s+|about\s+)?$",  # "We give it two weeks."
-    re.IGNORECASE,
-)

@@ -22,11 +22,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from autogen_pse.claims import mend, run_report_lines, wrapper_lines
+from autogen_pse.claims import annotation_lines, mend, run_report_lines, wrapper_lines
 
 from .changelog import as_markdown as changelog
 from .cv import degree_compatible, degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
 from .entrytext import form_heads, split_list, split_parts
+from .heads import (
+    DATE_WORDS,
+    EVENT,
+    described,
+    known_role,
+    locate_date,
+    org_like,
+    role_text,
+    sentence_tail,
+)
 from .lexicon import find_numbers, number_supported
 from .model import CvModel, token_set
 from .structure import (
@@ -34,7 +44,6 @@ from .structure import (
     Block,
     Section,
     heading_of,
-    is_date_line,
     named_classes,
     run_on_label,
     split_blocks,
@@ -69,7 +78,8 @@ _ORG_SUFFIX = re.compile(
     r"S\.A\.|B\.V\.|BV|Pty))(?![\w])"
 )
 _LEADING_WORDS = re.compile(  # "At Brightline Payments Ltd, she …": the sentence's first word is not the name
-    r"^(?:(?:At|In|For|With|From|By|Since|While|After|Before|During|Joined|Of|To|On|As|And|The|Then)\s+)+"
+    r"^(?:(?:At|In|For|With|From|By|Since|While|After|Before|During|Joined|Left|Graduated|Completed|Started|"
+    r"Entered|Of|To|On|As|And|The|Then)\s+)+"
 )
 _ORG_AFTER = re.compile(r"\b(?:at|joined)\s+((?:[A-Z][\w&'-]+)(?:\s+(?:[A-Z][\w&'-]+|&|of|and)){0,4})")
 _SCHOOL = re.compile(
@@ -120,108 +130,43 @@ class Analysis:
         return named | {s.cls for s in self.sections if s.cls and s.cls != "header"}
 
 
-def _locate_date(lines: list[str], block: Block) -> tuple[DateMention | None, int]:
-    for i in block.head + block.body[:2]:
-        date, _ = is_date_line(lines[i])
-        if date is not None:
-            return date, i
-    for i in block.head:
-        dates = find_dates(lines[i])
-        ranges = [d for d in dates if d.is_range]
-        if ranges or dates:
-            return (ranges or dates)[0], i
-    return None, -1
-
-
-def _role_text(lines: list[str], block: Block) -> str:
-    parts = []
-    for i in block.head:
-        date, rest = is_date_line(lines[i])
-        if date is not None:
-            parts.append(rest)  # "2020–present · Acme Ltd · Engineer" (or just a location)
-            continue
-        h = heading_of(lines[i])
-        parts.append(_head_only(clean_inline(h[1] if h else strip_bullet(lines[i]))))
-    for i in block.body[:4]:  # "Employer: Harbourside Logistics GmbH" / "Position: Backend Engineer"
-        labelled = _ROLE_LABEL.match(clean_inline(lines[i]))
-        if labelled:
-            parts.append(labelled.group(1))
-    return remove_dates(" | ".join(p for p in parts if p))
-
-
-def _head_only(text: str) -> str:
-    """A one-line entry's head without its details: "Brightline (Sr Backend Eng) 03/20–now,
-    Manchester: Go payments API, …" → up to the colon after the dates."""
-    ranges = [d for d in find_dates(text) if d.end is not None]
-    cut = text.find(": ", ranges[0].span[1]) if ranges else -1
-    if cut > 0 and not re.search(r"[A-Za-z]", text[: ranges[0].span[0]] + text[ranges[0].span[1] : cut]):
-        return text  # "2020–now: Senior Backend Engineer, Brightline …": the dates lead, the head follows
-    return text[:cut] if cut > 0 else text
-
-
-_ROLE_LABEL = re.compile(r"^\s*(?:employer|company|organi[sz]ation|position|title|role|job title)\s*:\s*(.+)$", re.I)
-
-
-def _known_role(model: CvModel, text: str) -> tuple[str, str] | None:
-    """A CV role whose employer and (longest) title both appear in ``text``, whatever the layout."""
-    padded = f" {norm_text(clean_inline(text))} "
-    found = [e for es in model.by_employer.values() for e in es if f" {norm_text(e['title'])} " in padded]
-    if not found:
-        return None
-    longest = max(len(norm_text(e["title"])) for e in found)
-    for e in found:
-        names = {norm_text(e["employer"]), norm_org(e["employer"])}
-        if len(norm_text(e["title"])) == longest and any(n and f" {n} " in padded for n in names):
-            return e["title"], e["employer"]
-    return None
-
-
-_DATE_WORDS = re.compile(
-    r"^(?:(?:present|now|today|current|ongoing|\d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
-    r"[a-z]*\.?)[\s,–—-]+)+|(?:[\s,–—-]+(?:present|now|today|current|ongoing|\d{4}))+$",
-    re.IGNORECASE,
-)
-_NAME_JOINERS = {"of", "and", "&", "the", "de", "der", "für", "for", "und"}
-
-
-def _org_like(name: str) -> bool:
-    """An organisation's name: at most six words, each capitalised (or a joiner), no figures."""
-    words = name.replace("/", " ").split()
-    content = [w for w in words if w.lower() not in _NAME_JOINERS]
-    return (
-        0 < len(words) <= 6
-        and not re.search(r"[\d%$€£→]", name)
-        and all(w[:1].isupper() or not w[:1].isalpha() for w in content)
-    )
-
-
 def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
     line = block.first + 1
-    text = _role_text(lines, block)
+    text = role_text(lines, block)
     role = parse_role(text, known_titles=model.titles, known_orgs=set(model.by_employer))
     title, employer = clean_inline(role["title"]), clean_inline(role["employer"])
     first_body = next((lines[i] for i in block.body if lines[i].strip()), "")
     before = clean_inline(lines[block.first - 1]) if block.first > 0 else ""  # a title on the line above
-    known = (_known_role(model, text) or _known_role(model, f"{text} | {clean_inline(first_body)}")
-             or _known_role(model, f"{before} | {text}"))  # fmt: skip
+    known = (known_role(model, text) or known_role(model, f"{text} | {clean_inline(first_body)}")
+             or known_role(model, f"{before} | {text}"))  # fmt: skip
     unparsed = not model.employer_entries(employer) or not any(w in norm_title(title).split() for w in TITLE_WORDS)
     if known and unparsed:  # "brightline payments ltd / senior backend engineer / 03/2020 – today"
         title, employer = known  # (a title the parser did read, "Head of DevOps Engineer", is checked as written)
     if employer and model.is_location(employer) and not model.employer_entries(employer):
         employer = ""
-    title = _DATE_WORDS.sub("", title).strip(" ,;:|-–—")  # "Present   SENIOR BACKEND ENGINEER"
+    title = DATE_WORDS.sub("", title).strip(" ,;:|-–—")  # "Present   SENIOR BACKEND ENGINEER"
+    title = sentence_tail(title)
     # a line the layout made an entry head ("Monolith → Kubernetes on AWS (14 Python services)",
     # "consolidated PostgreSQL clusters …, cloud spend −35%"): a title only when it has a title's
     # word, an unknown employer only when it is written as a name; the ledger reads the rest
-    if not has_title_word(title) and not model.employer_entries(employer) and not _org_like(employer):
+    if not has_title_word(title) and not model.employer_entries(employer) and not org_like(employer):
         employer = re.sub(r"\s*\(.*$", "", title)  # "Streaming pipeline — *Ocado Technology* (client)"
         title = ""
     title = " / ".join(p for p in title.split(" / ") if has_title_word(p))  # "… Engineer / Ingénieure backend"
+    if title and not model.employer_entries(employer) and model.item_supported("certifications", text):
+        return OutEntry("experience", block, text, ok=True)  # "2021 | AWS Certified Solutions Architect": a cert
     body_head = clean_inline(first_body).strip()
     if not title and len(body_head.split()) <= 5 and has_title_word(body_head) and body_head[:1].isalpha():
         title = body_head  # "06/2017 – 02/2020 | Harbourside Logistics GmbH, Hamburg\nBackend Engineer"
     if not known and not model.employer_entries(employer):
-        employer = employer if _org_like(employer) else ""
+        # "Joined Copperleaf Studio", "Graduated, University of York" (a rirekisho's history), "Career Details":
+        # an event at a known name or a section's label is no employer of its own
+        event = EVENT.match(employer)
+        at = employer[event.end() :].split(",")[0] if event else ""
+        named = bool(model.school_entries(employer.split(" — ")[0])) or (  # "University of Leeds — MSc …"
+            bool(at) and bool(model.employer_entries(at) or model.school_entries(at)))
+        closing = employer.strip(" ()–—-").lower() in ("end", "以上")  # a rirekisho's history table closes
+        employer = employer if org_like(employer) and not (named or closing or named_classes(employer)) else ""
         if not employer and not title:
             return OutEntry("experience", block, text, ok=True)
     entry = OutEntry("experience", block, text, ok=False, title=title, employer=employer)
@@ -248,7 +193,7 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
             entries = [e for e in entries if norm_title(e["title"]) == norm_title(title)] or entries
     entry.cv_ids = [e["id"] for e in entries]
     entry.ok = bool(entries) and (not title or model.title_known(title, entries))
-    date, index = _locate_date(lines, block)
+    date, index = locate_date(lines, block)
     entry.date, entry.date_index = date, index
     if date is not None and entries:
         start = min((e["start"] for e in entries), key=lambda d: (int(d[:4]), d))
@@ -277,7 +222,7 @@ def _experience(model: CvModel, lines: list[str], block: Block, out: list[Claim]
 
 def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim]) -> OutEntry:
     line = block.first + 1
-    text = _role_text(lines, block)
+    text = role_text(lines, block)
     text = _with_next_line(lines, block, text)
     entry = OutEntry("education", block, text, ok=False)
     if _is_prose(text):  # "She has an MSc in … from Leeds, following a BSc in … at York. She also holds …"
@@ -326,7 +271,7 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
     out.append(
         Claim("entries", text, line, entry.ok, "" if entry.ok else "no such education entry in the CV")
     )
-    date, index = _locate_date(lines, block)
+    date, index = locate_date(lines, block)
     entry.date, entry.date_index = date, index
     if date is not None and len(matched) == 1 and matched[0]["year"]:
         year = (date.end or date.start)[:4]
@@ -660,7 +605,8 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
         # "2017   Software Developer          Copperleaf Studio": a wide gap parts fields too
         for part in (p for whole in split_parts(text) for p in re.split(r"\s*[;,]\s+|\s{3,}", whole)):
             part = re.sub(r"^\W*[\w ]{1,20}:\s*", "", part)  # "Candidate: Senior Backend Engineer"
-            part = _DATE_WORDS.sub("", part)  # "Mar 2020 – Present   SENIOR BACKEND ENGINEER"
+            part = DATE_WORDS.sub("", part)  # "Mar 2020 – Present   SENIOR BACKEND ENGINEER"
+            part = sentence_tail(part)  # "Joined Copperleaf Studio, Leeds. Software Developer"
             head, colon, _ = part.partition(": ")
             part = head if colon and has_title_word(head) else part  # "Backend engineer: Go and Python"
             if _SOUGHT_WORD.search(part):
@@ -674,20 +620,8 @@ def _header_titles(model: CvModel, lines: list[str], sec: Section, out: list[Cla
                 continue  # "AWS Solutions Architect": a certification, not a job title
             if not re.search(r"[A-Za-z]", part) or not any(w in norm_title(part).split() for w in TITLE_WORDS):
                 continue
-            ok = norm_title(part) in model.titles | model.headline_titles or _described(model, part)
+            ok = norm_title(part) in model.titles | model.headline_titles or described(model, part)
             out.append(Claim("titles", part, i + 1, ok, "" if ok else "a job title the CV never gives"))
-
-
-_RANK_WORDS = frozenset({"senior", "junior", "graduate"})
-
-
-def _described(model: CvModel, part: str) -> bool:
-    """A role described in sentence case ("Payments-focused backend engineer"), not a title: its
-    title and seniority words are those of a title the CV gives; the other words describe."""
-    if not any(w[:1].islower() for w in part.split()[1:]):
-        return False
-    ranked = {w for w in norm_title(part).split() if has_title_word(w) or w in _RANK_WORDS}
-    return any(ranked <= set(t.split()) for t in model.titles)
 
 
 _HTML_TAG = re.compile(r"</?(?:details|summary|div|span|p|br|b|strong|em|i|sub|sup|small)\b[^<>]*>", re.I)
@@ -714,7 +648,8 @@ def _analyse(artifact: str, model: CvModel) -> Analysis:
     # "<summary>Brightline … — 2020 → present</summary>": a GitHub CV's collapsible entry, read without its tags
     # a run's digest around the CV (run id, model, tokens, checks, "Unsubscribe"): blank lines, numbers kept;
     mended = mend(artifact)
-    report = run_report_lines(mended) | wrapper_lines(mended)  # (and a chat's words around a fenced CV)
+    # (and a chat's words around a fenced CV, a coach's notes on the draft)
+    report = run_report_lines(mended) | wrapper_lines(mended) | annotation_lines(mended)
     lines = form_heads([re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
                         if n not in report else "" for n, line in enumerate(mended.splitlines(), start=1)])
     sections = split_sections(lines)

@@ -17,19 +17,20 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("summary", "Summary", (
         "summary", "profile", "about", "objective", "overview", "introduction", "personal statement", "statement",
         "about me", "highlights of qualifications", "qualifications highlights", "key qualifications",
-        "career highlights",
+        "career highlights", "self pr",  # (a rirekisho's "自己PR", self-promotion)
     )),
     (
         "skills",
         "Skills",
         ("skills", "technologies", "tech stack", "competencies", "toolbox", "tools", "programming languages",
-         "strengths", "proficiencies", "knowledge", "knowledges", "expertise", "languages programming"),
+         "strengths", "proficiencies", "knowledge", "knowledges", "expertise", "languages programming",
+         "competences"),
     ),
     ("experience", "Experience", (
         "experience", "employment", "work history", "career history", "career", "roles", "positions held",
-        "appointments",
+        "appointments", "experiences",
     )),
-    ("education", "Education", ("education", "academic", "qualifications", "degrees")),
+    ("education", "Education", ("education", "academic", "qualifications", "degrees", "formation", "formations")),
     (
         "certifications",
         "Certifications",
