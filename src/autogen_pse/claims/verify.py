@@ -295,11 +295,11 @@ class Verifier(Relations, Statements):
                 column=column,
                 named=header_metrics or ([metric_pairs[i]] if i in metric_pairs else None),
             )
+            args = (text, q, metric_spans, quantities, prev, i in bindings, others, mentions, column,
+                    header_metrics or None)  # (to check the figure again as another entity's)
             if entity is None and finding.status in (Status.CONTRADICTED, Status.UNVERIFIABLE):
                 # the sentence names no entity, but its other figures are one entity's: "… from 45 minutes
                 # to 6 minutes (a cut of roughly 87%)", "It is — 241.97% on cost, and 47.52% a year"
-                args = (text, q, metric_spans, quantities, prev, i in bindings, others, mentions, column,
-                        header_metrics or None)
                 if implied:
                     finding, named = self._retry(args, implied, finding, named)
                 else:
@@ -307,8 +307,7 @@ class Verifier(Relations, Statements):
             by = next((owner for at, owner in reversed(worked) if 0 <= at < q.start), None)
             if by and entity != by and i not in bindings and finding.status is Status.CONTRADICTED \
                     and not any(m.start < q.start for m in mentions):
-                finding, named = self._retry((text, q, metric_spans, quantities, prev, False, others, mentions,
-                                              column, header_metrics or None), by, finding, named)
+                finding, named = self._retry(args, by, finding, named)
             if entity is None and finding.status is Status.SUPPORTED:
                 owners = {self.fact_owner.get(e) for e in finding.evidence}
                 implied = owners.pop() if len(owners) == 1 else implied
