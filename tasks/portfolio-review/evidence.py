@@ -135,6 +135,8 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
                f"{close - stop_price:,.2f} per unit to the stop price")  # fmt: skip
         cushion = (close - stop_price) / close * 100  # "Apple would have to fall 86 % to reach its stop"
         derive("stop_cushion_pct", "stop_distance", cushion, "pct", f"{cushion:.1f}% fall from the close to the stop")
+        above = (close / stop_price - 1) * 100  # "Cushion vs stop = C/F-1": the same distance, on the stop price
+        derive("stop_rise_pct", "stop_distance", above, "pct", f"{above:.2f}% above the stop price")
         long_price = paid * (1 + long_held / 100)  # "the long-held-loss line sits at $623.70"
         derive("long_held_price", "long_held_price", long_price, "money",
                f"{long_price:,.2f} per unit (long-held-loss level)")  # fmt: skip

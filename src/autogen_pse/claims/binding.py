@@ -28,6 +28,7 @@ _AS_ROLE_AT = re.compile(r"\s+as\s+(?:an?\s+|the\s+)?[A-Za-z][\w /&-]{0,50}?\s+(
 
 
 # "a short time compared with how long we sat on MSFT": the other side of a comparison, named in a clause
+_ITEM_SEP = re.compile(r"\s[·•]\s")
 _COMPARED_CLAUSE = re.compile(r"\bcompared\s+(?:with|to)\s+(?:how|what|the\s+time)\b[^,;.()]{0,40}$", re.IGNORECASE)
 _IT_START = re.compile(r"\W*(?:it|it['’]s|its)\b", re.IGNORECASE)
 _IT_BEFORE = re.compile(r"\b(?:it['’]s|it\s+is|it\s+was)\s+(?:at\s+|down\s+|up\s+|only\s+)?$", re.IGNORECASE)
@@ -121,6 +122,10 @@ class Binding(MetricNaming):
         if scope and mentions and all(m.start >= (end or pos) and self._boundaries(text, pos, m.start)
                                       and self._aside(text, m) for m in mentions):
             return scope[-1]  # "**Amazon.** … 47.52% a year — faster than Apple, even though Apple's …": the entry's
+        if mentions and all(m.start >= (end or pos) and _ITEM_SEP.search(text, end or pos, m.start) for m in mentions):
+            # "Go payments API (1,200 req/s peak) · … · Kafka streams replacing nightly batch at Harbourside": a
+            # name in a later item of a dotted list is that item's
+            return scope[-1] if scope else None
         if len({m.entity for m in mentions}) == 1 and not it_first:
             return mentions[0].entity
         tagged = self._tagged(text, pos, end, mentions)

@@ -150,6 +150,8 @@ class Catalogue:
         if self._names is not None:
             for m in self._names.finditer(text):
                 entity = self._by_name.get(_norm(m.group(0)))
+                if m.group(0).islower() and _COMMON_COMPOUND.match(text, m.end()):
+                    continue  # "the old apple tree", "the amazon rainforest": the fruit, the river
                 if entity is not None:
                     found.append(Mention(entity, m.start(), m.end(), m.group(0)))
         found.sort(key=lambda x: (x.start, -(x.end - x.start)))
@@ -168,6 +170,9 @@ class Catalogue:
         """``word`` is a known name with a short ending: its people or fans ("Googlers", "Amazonians")."""
         w = word.lower()
         return any(w.startswith(n) and 0 < len(w) - len(n) <= 4 for n in self._by_name if len(n) >= 5 and " " not in n)
+
+
+_COMMON_COMPOUND = re.compile(r"\s+(?:trees?|pies?|orchards?|juice|blossoms?|rainforest|river|basin|jungle)\b")
 
 
 # the usual short forms of the words of a company's or a school's name ("Intl Business Machines", "Univ. of Leeds")

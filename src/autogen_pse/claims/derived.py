@@ -10,8 +10,8 @@ import statistics
 from .catalogue import Mention
 from .evidence import FactValue, Metric
 from .model import Finding, Status
-from .patterns import _LIST_SEP, _PAREN, _STRONG, counted_noun
-from .quantities import Quantity, matches
+from .patterns import _LIST_SEP, _PAREN, _STRONG, _quantity_units, counted_noun
+from .quantities import Quantity, find_quantities, matches
 from .state import VerifierState
 
 _OBJECT = re.compile(r"\b(?:of|as|than)\s+$", re.IGNORECASE)  # the other side of a ratio
@@ -22,6 +22,10 @@ _RELATIVE = re.compile(
     r"[^.;,]{0,20}?\b(?:of|as|than)\b|as\s+[\w-]+\s+as\b|more\s+than\b|that\s+of\b|than\b|as\b)",
     re.IGNORECASE,
 )
+
+
+# "~5x the 730-day threshold", "1.5 times our 30% cap": a multiple of a level the text writes
+_OF_LEVEL = re.compile(r"\s+(?:the|our|your|its)\s+(?=[-−]?\d)", re.IGNORECASE)
 
 
 _AGGREGATE = re.compile(r"\b(median|average|mean|avg\.?)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
@@ -55,6 +59,24 @@ class Derived(VerifierState):
             evidence=[mine[0].id, theirs[0].id],
             note=f"{mine[0].id} / {theirs[0].id} = {mine[0].shown()} / {theirs[0].shown()} = {ratio:.2f}x",
         )
+
+    def _of_level(self, text: str, q: Quantity, entity: str | None) -> Finding | None:
+        """ "MSFT … ~5x the 730-day threshold": the entity's figure in the level's unit as a multiple of a
+        level of the whole (a rule's), when the text names one; None otherwise."""
+        at = _OF_LEVEL.match(text, q.end)
+        level = next(iter(find_quantities(text[at.end() : at.end() + 24])), None) if at and entity else None
+        if level is None or level.start != 0:
+            return None
+        units = _quantity_units(level)
+        whole = [f for f in self.ev.facts
+                 if f.entity is None and f.value and f.unit in units and matches(level, f.value)]
+        mine = [f for f in self._facts(entity) if whole and f.unit == whole[0].unit and not f.named_only]
+        if len(mine) != 1:
+            return None  # (the entity has no figure in that unit, or several: "1.5x the 30% cap" of which one?)
+        ratio = mine[0].value / whole[0].value
+        return Finding(kind="figure", text=q.text,
+                       status=Status.SUPPORTED if matches(q, ratio, signed=False) else Status.CONTRADICTED,
+                       evidence=[mine[0].id, whole[0].id], note=f"{mine[0].id} / {whole[0].id} = {ratio:.2f}x")
 
     def _by_noun(self, text: str, q: Quantity, entity: str | None) -> Finding | None:
         """ "Migrated 18 Python services", "adopted across five teams": a count compared with the

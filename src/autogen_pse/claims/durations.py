@@ -12,7 +12,7 @@ from .quantities import Quantity, matches
 from .state import VerifierState
 
 _LONGER_THAN = re.compile(r"\s+(?:longer|shorter|more|less)\s+than\s+(?:the\s+)?", re.IGNORECASE)
-_LONGER = re.compile(r"\s+(?:longer|shorter)\b(?!\s+than)", re.IGNORECASE)
+_LONGER = re.compile(r"\s+(?:longer|shorter|less|more)\b(?!\s+than)", re.IGNORECASE)  # "two years less"
 _RELATIVE_TIME = re.compile(r"\s+(?:later|earlier|before|afterwards|after\s+that|apart)\b", re.IGNORECASE)
 
 

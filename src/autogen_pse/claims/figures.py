@@ -140,6 +140,8 @@ class Figures(Binding, Derived, Counts, Durations):
             return self._duration(q, entity, text), []
         if unit == "multiple" and _RELATIVE.match(text, q.end):
             return self._relative(text, q, entity, spans, mentions), []
+        if unit == "multiple" and (of_level := self._of_level(text, q, entity)) is not None:
+            return of_level, []
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
         metrics = named if named else (self._share_metrics(text, q, spans) or self._metrics_for(text, q, spans, qs))
@@ -242,6 +244,9 @@ class Figures(Binding, Derived, Counts, Durations):
             pools.append(self._spreads({x.entity for x in mentions}, metrics or [m for _s, _e, m in spans], compatible))
         # "the three triggered holdings together …", "Losers' MV ≈ $39.7k": the set a count phrase names
         pools += [self._sums(set(c.entities), metrics, compatible) for c in self._named_sets(text[lo : q.start])]
+        # "(51.6k USD of 75.9k) was put in the two positions which are now in loss": the set named after it
+        clause = re.split(r"[,;]", text[q.end : hi], maxsplit=1)[0] if q.unit == "money" else ""  # (an amount)
+        pools += [self._sums(set(c.entities), metrics, compatible) for c in self._named_sets(clause)]
         if together:  # "the two losers … together carry $11,918.40": a total the evidence states
             pools += [self._pool(None, m, compatible, direction) for m in metrics]
         pools.append(self._priced(text, q, entity, qs))
@@ -338,6 +343,11 @@ class Figures(Binding, Derived, Counts, Durations):
         about = f"{entity if metric is None or metric.scope != 'global' else ''} " if entity else ""
         what = f"{about}{metric.name if metric else 'figures'}".strip()
         shown = ", ".join(f"{f.id} = {f.shown()}" for f in sorted(pool, key=lambda f: abs(f.value - q.value))[:2])
+        to_cent = precise(q) or (not q.hedge and bool(re.search(r"\.\d\d(?!\d)", q.text)))
+        own = [f for f in elsewhere if f.entity == entity] if entity and not metrics and to_cent else []
+        if own:  # "GOOG … −132.81" in a sheet's unnamed column: the holding's own change per share, to the cent
+            return Finding(kind="figure", text=q.text, status=Status.SUPPORTED, evidence=[own[0].id],
+                           note=f"{q.text} is {own[0].id} to every digit written"), metrics
         note = f"{q.text} does not match {what} ({shown or 'no such fact'})"
         if elsewhere:
             note += f"; {q.text} is {elsewhere[0].id}"

@@ -12,6 +12,7 @@ speaker labels), which every document gets.
 from __future__ import annotations
 
 import bisect
+import html
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -192,6 +193,7 @@ _PAGE_LINE = re.compile(  # "Page 2 of 3 — Confidential", "— 1/2 —": a hea
 )
 
 
+_ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#[xX][0-9a-fA-F]{2,5});")  # "Senior Backend Engineer &middot; …"
 _TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")  # inline HTML in Markdown ("<p align=\"center\">", "<br>")
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]+(?:\s+\"[^\"]*\")?\)")  # "[![AWS](https://img.shields.io/…)](…)"
 # reStructuredText: a directive (".. list-table:: Experience") and its options (":widths: 22 18 60")
@@ -244,19 +246,19 @@ def _plain_text_art(text: str) -> str:
 
 def tidy(text: str) -> str:
     """An R session's code (:mod:`.rconsole`), a psql session's queries and tables (:mod:`.psql`),
-    JSON blocks and code blocks' data literals
-    (:mod:`.dataliterals`), the people a thread or transcript names, an agent trace's tool calls
-    and results (:mod:`.conversation`), blockquote marks, inline HTML tags and link targets in
-    Markdown, other tools' markup (:mod:`.markup`: tracked changes, placeholders, references,
-    citations, formulas, web furniture), reStructuredText directives and their options, AsciiDoc block
-    attributes, words reported in quotes ('the draft says "…"'), a form's length limits, Japanese era
-    years beside western ones, footnote markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"),
-    checkboxes ("- [x] …"), a thread's post numbers ("🧵 1/8"), callout and toggle marks and property
-    lines ("Role:: …") of notes apps, cards of figures ("Paid       $75,890.50"),
-    page headers and footers of text pasted from a PDF — blanked or made plain,
-    every line keeping its length."""
+    JSON blocks and code blocks' data literals (:mod:`.dataliterals`), the people a thread or
+    transcript names, an agent trace's tool calls and results (:mod:`.conversation`), blockquote
+    marks, inline HTML tags, character references ("&middot;") and link targets in Markdown, other
+    tools' markup (:mod:`.markup`: tracked changes, placeholders, references, citations, formulas,
+    web furniture), reStructuredText directives and their options, AsciiDoc block attributes, words
+    reported in quotes ('the draft says "…"'), a form's length limits, Japanese era years beside
+    western ones, footnote markers ("67.55 %[1]", "CAGR¹"), file names ("holdings.csv"), checkboxes
+    ("- [x] …"), a thread's post numbers ("🧵 1/8"), callout and toggle marks and property lines
+    ("Role:: …") of notes apps, cards of figures ("Paid       $75,890.50"), page headers and footers
+    of text pasted from a PDF — blanked or made plain, every line keeping its length."""
     text = tool_io(people(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(psql_as_text(r_console(text))))))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
+    text = _ENTITY.sub(lambda m: html.unescape(m.group(0)).ljust(len(m.group(0))), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)
     text = edits(text)  # tracked changes, Markdown escapes, placeholders and template tags
     text = _RST_DIRECTIVE.sub(lambda m: " " * len(m.group(0)), text)

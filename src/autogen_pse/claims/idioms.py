@@ -15,8 +15,9 @@ _CENTS = re.compile(
     re.IGNORECASE,
 )
 _DOLLARS_IN = re.compile(
-    r"(?:\s+dollars?)?\s+(?:in|of|out of)\s+(?:every\s+)?(?P<d>ten|10|a hundred|hundred|100)\b", re.IGNORECASE
-)
+    r"(?:\s+dollars?)?\s+(?:in|of|out of)\s+(?:every\s+)?(?P<d>ten|10|a hundred|hundred|100)\b(?:\s+dollars?\b)?",
+    re.IGNORECASE,
+)  # ("nine dollars in every ten", "nine out of every ten dollars")
 _EVERY_DOLLAR = re.compile(
     r"\b(?:(?:for|on)\s+)?(?:every|each)\s+dollar\s+(?:(?:you|we|I)\s+)?(?:invested|put\s+in(?:to)?|paid|spent)\b"
     r"[^.;]{0,40}?$",  # ("every dollar put into Apple has turned into roughly $5.80")
@@ -31,7 +32,10 @@ def per_dollar(text: str, qs: list[Quantity]) -> list[Quantity]:
     dollar" and "nine dollars in every ten" (shares: 44 %, 90 %), "for every dollar invested you now
     have $1.68" / "… a dollar and sixty-eight cents" (a multiple, 1.68×)."""
     out: list[Quantity] = []
+    taken = -1  # the end of a phrase read whole ("nine out of every ten dollars": no figure "ten dollars")
     for q in qs:
+        if q.start < taken:
+            continue
         cents = _CENTS.match(text, q.end) if q.unit == "count" else None
         dollars = _DOLLARS_IN.match(text, q.end) if q.unit in ("count", "money") else None
         if dollars and q.unit == "count" and "dollar" not in dollars.group(0).lower():
@@ -44,7 +48,9 @@ def per_dollar(text: str, qs: list[Quantity]) -> list[Quantity]:
                 q = replace(q, unit="pct", kind="digits")
         elif dollars and q.value <= 100:
             per = 10.0 if dollars.group("d") in ("ten", "10") else 100.0
-            q = replace(q, value=q.value * 100 / per, unit="pct", tol=q.tol * 100 / per)
+            taken = dollars.end()
+            q = replace(q, value=q.value * 100 / per, unit="pct", tol=q.tol * 100 / per, end=taken,
+                        text=text[q.start : taken])
         elif _EVERY_DOLLAR.search(text[: q.start]):
             if q.unit == "money" and q.value < 100:  # "… you now have roughly $1.68"
                 q = replace(q, unit="multiple")

@@ -34,6 +34,8 @@ _COLUMN_ALIASES = {
 }  # fmt: skip
 # a short line (or two) with no sentence end is an entry's head ("**3.1 Brightline Payments Ltd, Manchester**
 # *Senior Backend Engineer, Mar. 2020 – present*") whose entity the lines below it are about
+# "Total 127,157.10 100.00% …" under the rows: the whole's line, not the last row's holding
+_WHOLE_LEAD = re.compile(r"\W*(?:totals?|grand total|sum|overall|all holdings)\b\W*[-+−$€£(]?\d", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?:](?:\s+[A-Z]|\W*$)")  # not "Sept. 2015", "Univ. of Leeds"
 _BOLD_LEAD = re.compile(r"\W*(?:\*\*|__)\w")
 # a column whose header gives its figures' unit of time ("Held (years)", "t, yrs"): its bare figures are spans
@@ -77,7 +79,7 @@ def build_ledger(artifact: str, verifier: Verifier) -> Ledger:
             entry = verifier.owner_mentions(unit.text)[:1]  # a head names its entry (or closes the last one)
         elif not _BOLD_LEAD.match(unit.text):  # "**Education** MSc …": a label of its own
             scope = scope or entry
-        carried = last_entities if unit.paragraph == last_paragraph else []
+        carried = last_entities if unit.paragraph == last_paragraph and not _WHOLE_LEAD.match(unit.text) else []
         claim = Claim(
             id=n, text=unit.text, line=unit.line, start=unit.start, end=unit.end, kind=unit.kind, section=unit.section
         )

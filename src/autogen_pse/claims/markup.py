@@ -186,13 +186,16 @@ _NOTE_QUOTE = re.compile(
     re.M | re.I,
 )
 _COMMENT_LINES = re.compile(r"^[ \t]*<!--.*?-->[ \t]*$", re.M | re.S)
+# a reasoning model's deliberation left in its answer ("<think> … </think>" before the document): AutoGen's
+# client reads it as the model's thought, not its content
+_THOUGHT = re.compile(r"^[ \t]*<(think|thinking|reasoning)>.*?</\1>[ \t]*$", re.M | re.S | re.I)
 
 
 def annotation_lines(text: str) -> set[int]:
     """The 1-based lines of ``text`` that annotate the draft rather than state its facts: a reviewer's or
-    coach's quoted note and a comment on lines of its own."""
+    coach's quoted note, a comment on lines of its own and a model's leaked deliberation."""
     out: set[int] = set()
-    for rx in (_NOTE_QUOTE, _COMMENT_LINES):
+    for rx in (_NOTE_QUOTE, _COMMENT_LINES, _THOUGHT):
         for m in rx.finditer(text):
             first = text.count("\n", 0, m.start()) + 1
             out.update(range(first, first + m.group(0).count("\n") + 1))

@@ -46,6 +46,8 @@ _HEDGE_END = re.compile(r"\b(?:about|around|roughly|approximately|approx\.?|near
                         re.IGNORECASE)
 _PAIR_GAP = re.compile(r"\s*(?:[,/]|\bor\b)\s*(?:about|approx\.?|around|roughly|~|c\.)?\s*", re.IGNORECASE)
 
+# ", and it accounts for": a clause with a subject of its own, which the words before do not name
+_NEW_SUBJECT = re.compile(r",\s*and\s+(?:it|they|this|that|he|she|we|you|I)\s+[a-z]+", re.IGNORECASE)
 _WITH_CLAUSE = re.compile(r",\s*with\b", re.IGNORECASE)  # an absolute clause: its figure has its own subject
 # "a further fall to -20.00 %": the level a fall reaches
 _FALL_TO = re.compile(
@@ -184,6 +186,7 @@ class MetricNaming(VerifierState):
                     or ("," in gap and len(gap) > 25 and not _FRONTED.match(gap))
                     or (metric.scope == "global" and self._aside_of_holding(text, e, q.start))
                     or _WITH_CLAUSE.search(gap)  # "… since purchase, with Microsoft's -63.42% the worst"
+                    or _NEW_SUBJECT.search(gap)  # "six times what you paid, and it accounts for $46,142.50"
                 ):
                     continue
                 found.append((len(_HEDGE_END.sub("", gap)), metric))  # "up like 16 %": as near as "up 16 %"

@@ -83,11 +83,19 @@ _LOST = re.compile(r"(?<=\S) \?(?= \S)|^[ \t]*\?(?= )", re.MULTILINE)
 
 
 def mend(document: str) -> str:
-    """``document`` with words broken across lines joined ("Post-\ngreSQL" → "PostgreSQL\n "), soft
-    hyphens and zero-width characters moved out of words, Unicode hyphens made ASCII, dashes and bullets a
-    text box turned into "?" (three or more) made dashes again and "Page 1 of 2" footers blanked — same
-    length, same lines, so offsets still hold."""
-    document = _BROKEN.sub(lambda m: f"{m.group(2)}\n{m.group(1)} ", document)
+    """``document`` with words broken across lines joined ("Post-\ngreSQL" → "PostgreSQL\n ", but "long-\nheld"
+    → "long-held\n" when the document writes "long-held" elsewhere), soft hyphens and zero-width characters
+    moved out of words, Unicode hyphens made ASCII, dashes and bullets a text box turned into "?" (three or
+    more) made dashes again and "Page 1 of 2" footers blanked — same length, same lines, so offsets still hold."""
+    lowered = document.lower()
+
+    def joined(m: re.Match[str]) -> str:
+        head = re.search(r"[A-Za-z]+$", document[max(0, m.start() - 40) : m.start()])
+        # "long-\nheld loss" where the document writes "long-held" elsewhere: a hyphen of the word, kept
+        kept = head is not None and f"{head.group(0)}-{m.group(2)}".lower() in lowered
+        return f"-{m.group(2)}\n{m.group(1)}" if kept else f"{m.group(2)}\n{m.group(1)} "
+
+    document = _BROKEN.sub(joined, document)
     document = _INVISIBLE.sub(lambda m: m.group(1) + m.group(3) + " " * len(m.group(2)), document.translate(_HYPHENS))
     if len(_LOST.findall(document)) >= 3:
         document = _LOST.sub(lambda m: m.group(0).replace("?", "-"), document)

@@ -41,6 +41,11 @@ _WORD_SEQ = re.compile(  # "one hundred and twenty-seven thousand, one hundred a
     rf"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)\b)+(?:\s+(?:thousand|million|billion)\b)?)?",
     re.IGNORECASE,
 )
+# "… and a half", "… and a third", "… and two thirds" after a number in words ("two and a third years")
+_AND_A_PART = re.compile(r"[\s-]+and[\s-]+(a|one|two|three)[\s-]+(halfs?|thirds?|quarters?)\b"
+                         r"(?:\s+(thousand|million|billion)\b)?", re.IGNORECASE)
+_TIME_AFTER = re.compile(r"\s+(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?)\b", re.IGNORECASE)
+_PARTS = {"a": 1.0, "one": 1.0, "two": 2.0, "three": 3.0, "half": 0.5, "third": 1 / 3, "quarter": 0.25}
 _FRACTIONS = {
     "half": 1 / 2,
     "a half": 1 / 2,
@@ -84,6 +89,8 @@ _FRACTION_RE = re.compile(
 _CURRENCY_PREFIX = r"(?P<cur>US\$|USD\s?|\$|€|£|EUR\s?|GBP\s?)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<vulgar>[¼½¾⅓⅔⅛⅜⅝⅞])?"  # "23½"
 _VULGAR = {"¼": 0.25, "½": 0.5, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875}
+# a time that "m" after a figure gives in minutes: "deploy 45m→6m", "data delay 24h→15m"
+_TIMED = re.compile(r"\b(?:deploy\w*|delays?|latency|build\w*|downtime|mttr|lead\s+time|\d+\s?h\s?→)", re.I)
 _SCALE = r"(?P<scale>\s?(?:k|K|m|M|mn|MM|bn|b|B)(?![A-Za-z])|[\s-](?:thousand|million|billion|grand|[Mm]io)\b)?"
 _AFTER = (
     r"(?P<after>\s?%|\s?(?:percent|per\s?cent|pct|percentage\s+points?|pp|pts?|points?|bps|basis\s+points)\b"
@@ -254,11 +261,12 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if scale == "m" and not cur and not after:
             # "6 m" without a currency is not millions: "(36 m)" in a dashboard is months
             mult = 1e6 if (m.group("scale") or "").strip() == "M" else 1.0
-            if mult == 1.0 and re.match(r"\s*[),:;]", text[m.end() :]):
+            timed = mult == 1.0 and _TIMED.search(text, max(0, m.start() - 30), m.start())
+            if mult == 1.0 and (timed or re.match(r"\s*[),:;]", text[m.end() :])):
                 add(
                     Quantity(
                         value,
-                        "months",
+                        "minutes" if timed else "months",  # "(deploy 45m→6m)": minutes
                         text[m.start("num") : m.end()],
                         m.start("num"),
                         m.end(),
@@ -329,16 +337,18 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         value = read
         spoken = value < 0  # digits read out in groups: 51,267 or, as a price, 38.45 ("thirty-eight forty-five")
         value = abs(value)
-        half = re.match(r"[\s-]+and[\s-]+a[\s-]+half\b(?:\s+(thousand|million|billion)\b)?", text[m.end() :])
-        half_scale = _SCALES[half.group(1).lower()] if half and half.group(1) else 1.0
-        if half:  # "seventeen and a half thousand dollars": 17,500
-            value = (value + 0.5) * half_scale
-            taken.append((m.end(), m.end() + half.end()))
-        rest = text[m.end() + (half.end() if half else 0) :][:22]
+        half = _AND_A_PART.match(text, m.end())
+        if half and not half.group(2).lower().startswith("half") and not _TIME_AFTER.match(text, half.end()):
+            half = None  # "two and a third years" is one figure; "… about two and a third —" is left as it was
+        half_scale = _SCALES[half.group(3).lower()] if half and half.group(3) else 1.0
+        if half:  # "seventeen and a half thousand dollars": 17,500; "two and a third years": 2.33
+            value = (value + _PARTS[half.group(2).lower().rstrip("s")] * _PARTS[half.group(1).lower()]) * half_scale
+            taken.append((m.end(), half.end()))
+        rest = text[half.end() if half else m.end() :][:22]
         am = _WORD_AFTER.match(rest)
         after = am.group("after") or "" if am else ""
         unit, factor = _unit_from_after(after, "")
-        end = m.end() + (half.end() if half else 0) + len(after)
+        end = (half.end() if half else m.end()) + len(after)
         cents = re.match(rf"\s+and\s+((?:{_NUMBER_WORD})(?:[\s-]+(?:{_NUMBER_WORD}))?)\s+cents\b", text[end:], re.I)
         if unit == "money" and not cents and after.strip():  # "… ninety dollars fifty"
             cents = re.match(

@@ -319,6 +319,10 @@ class Relations(Directions, Ranks, Figures):
                 continue  # "msft is from 2000, the rest i bought 2005-2007": the holdings not named
             lo = max((c.end() for c in _STRONG.finditer(text, 0, d.start)), default=0)
             hi = min((c.start() for c in _STRONG.finditer(text, d.end)), default=len(text))
+            if entity is not None and entity not in scope and not any(
+                m.start < hi for m in mentions if m.entity == entity
+            ):  # "the current role (since March 2020); her earlier years were … (Harbourside)": a later clause's
+                entity = None
             near = {m.entity for m in mentions if lo <= m.start < hi} | {entity}
             near |= {e for n in list(near) for e in self.catalogue.sharing.get(n or "", ())}
             pool = [x for x in self.ev.dates if x.entity in near] if entity else []

@@ -47,17 +47,19 @@ def line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
             re.match(
                 r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|]|[A-Z][a-z]+(?: [a-z]+){1,2}:\s|:[A-Z][\w ]{1,30}:\s"
                 r"|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]|(?:19|20)\d\d\s*[–—:-]\s*[A-Z]"
-                r"|[\u2190-\u2bff\U0001f000-\U0001faff]"
+                r"|[\u2190-\u2bff\U0001f000-\U0001faff]|`(?:19|20)\d\d`"
                 r"|`?(?:19|20)\d\d\s*[–—-]\s*(?:$|(?:(?:19|20)?\d\d|now|present|today|current)\b(?![-/.]\d)))",
                 cur,
             )
         )  # "4.2 Certified Kubernetes …" (an outline number), "2014 – B.Sc. …" (a year), "💡 Tip: …" (an icon),
-        # "`2015–2017` **Copperleaf**", "2015 –" (a PDF's date column): a role's dates
+        # "`2015–2017` **Copperleaf**", "`2015` MSc …", "2015 –" (a PDF's date column): a role's dates
         # open a record
         leader = re.search(r"\.{4,}\s*\S+$", prev)  # "MSc Computer Science, Leeds ........ 2015": a row
         message = len(lines[i]) - len(cur) >= 8  # a chat's message, its time and sender blanked
         joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with|is|are|was|were|than|from)$", prev)
-        if leader or message or (starts_record and not joined):
+        # "MSFT 28.80 17,280.00 13.59%" / "Total 127,157.10 100.00%": a PDF table's rows, each its own record
+        row = re.search(r"\d%?$", prev) and re.match(r"[A-Z][a-z]+(?: [A-Za-z]+){0,2}\s+[-+−$€£(]?\d", cur)
+        if leader or message or row or (starts_record and not joined):
             groups.append([i])
         else:
             groups[-1].append(i)

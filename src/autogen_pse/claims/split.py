@@ -212,7 +212,7 @@ def _split_units(text: str) -> list[Unit]:
             para_lines = para_lines[1:]
         head = " ".join(lines[i].strip() for i in para_lines)
         short = len(para_lines) <= 5 and all(len(lines[i].strip()) <= 80 for i in para_lines)  # title/employer/
-        prose = len(head) > 150 and len(re.findall(r"[.!?]\s+[A-Z]", head)) >= 2  # (a letter's paragraph)
+        prose = len(head) > 150 and len(re.findall(r"[.!?](?:\s+[A-Z]|\s*$)", head)) >= 2  # (a letter's paragraph)
         lead_line = head if (len(para_lines) <= 3 or short) and len(head) <= 300 and not prose else ""  # dates/place
         if len(para_lines) == 1 and (_BOLD_ONLY.fullmatch(head) or re.fullmatch(r"[A-Z][A-Z &/,'-]{2,60}:?", head)):
             # "**Certifications**" or "CERTIFICATIONS" on a line of its own opens a section
@@ -425,7 +425,9 @@ def _split_units(text: str) -> list[Unit]:
             # ("… cutting data delays from 24" / "hours to 15 minutes") goes on across it
             ctx = units[-1].context
             start = base + len(line) - len(line.lstrip())
-            if not re.search(r"[.!?;:]\W*$", units[-1].text):
+            if not re.search(r"[.!?;:]\W*$", units[-1].text) and not (
+                re.search(r"\d%?$", units[-1].text) and line.lstrip()[:1].isupper()
+            ):  # but "~ $22,410, about 17.6%" / "DOWN ~$5,310": a card's lines, each a statement
                 start = units.pop().start
             chunk = text[start : base + len(line.rstrip())]
             for sent, s, e in sentences(chunk.replace("\n", " "), start):

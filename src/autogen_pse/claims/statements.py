@@ -31,6 +31,7 @@ _PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
 _IDIOM = re.compile(r"contract\s+notes?\b|split\s+(?:portfolio|picture|decision|verdict|result|view|book)\b|"
                     r"paper\s+trail\b", re.I)
+_NICKNAME = re.compile(r"[\w'’ -]{0,20}\(\s*")
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 
 
@@ -65,7 +66,9 @@ class Statements(VerifierState):
         for name in unknown_names(text, self.catalogue, self.known, taken, self.vocab):
             if titled and name.entity not in ("?ticker", "?lead"):
                 continue
-            if _NOT_HELD.match(text, name.end):
+            if _NOT_HELD.match(text, name.end) or any(
+                _NICKNAME.fullmatch(text, name.end, m.start) for m in mentions if name.end <= m.start
+            ):  # "The Seattle shop (Amazon)": a nickname of a known name, given after it
                 continue
             near = text[max(0, name.start - 40) : name.end + 40]
             subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity in ("?ticker", "?lead")

@@ -23,6 +23,10 @@ _REPLACED = re.compile(  # "replaced nightly batch jobs with Kafka streams": fro
     r"\b(?:replac(?:ed|ing)|replacement\s+of)\s+(?P<a>[A-Za-z][\w\s-]{1,40}?)\s+(?:with|by)\s+(?P<b>[A-Za-z][\w\s-]{1,40})",
     re.IGNORECASE,
 )
+_ARROW = re.compile(  # "14 Python svcs k8s→monolith", "nightly batch → Kafka": from the words before to those after
+    r"(?P<a>(?:[A-Za-z][\w-]*[ \t]+){0,2}[A-Za-z][\w-]*)[ \t]*(?:→|->|=>)[ \t]*(?P<b>[A-Za-z][\w \t-]{1,40})"
+)
+_ARROWS = ("→", "->", "=>")
 _END = re.compile(r"\s(?:on|in|at|for|with|by|using|via|across|while|and|reducing|cutting|saving|,)\b.*$", re.I)
 _GENERIC = frozenset({"servic", "system", "platform", "job", "our", "the", "a", "an", "all", "some", "python"})
 
@@ -39,10 +43,13 @@ def terms(phrase: str, alias: dict[str, str] | None = None) -> frozenset[str]:
 def changes(
     text: str, alias: dict[str, str] | None = None
 ) -> list[tuple[frozenset[str], frozenset[str], int, int]]:
-    """Each "from A to B" / "moved A to B" of ``text``: the terms of A and B and the match's span."""
+    """Each "from A to B" / "moved A to B" / "A → B" of ``text``: the terms of A and B and the match's span."""
     out = []
-    for rx in (_FROM_TO, _MOVED, _REPLACED):
+    for rx in (_FROM_TO, _MOVED, _REPLACED, _ARROW):
         for m in rx.finditer(text):
+            chained = text[m.end() : m.end() + 4].lstrip().startswith(_ARROWS)
+            if rx is _ARROW and (text[m.start() - 1 : m.start()] == "/" or chained):
+                continue  # "Kafka/streaming → batch→Kafka": a requirement mapped to a chain, not one change
             a, b = terms(m.group("a"), alias), terms(m.group("b"), alias)
             if a and b and not a & b:
                 out.append((a, b, m.start(), m.end()))

@@ -47,6 +47,7 @@ from .patterns import (
     _MARKERS,
     _OF_THE_WHOLE,
     _PLAN_BEFORE,
+    _TOGETHER_ANY,
     _TOP_N,
     _UNIT_NOUNS,
     _VERSUS_FIGURE,
@@ -249,6 +250,8 @@ class Verifier(Relations, Statements):
                 others.append(None)  # a sentence naming no entity, or speaking of the whole, may be portfolio-level
             if not mentions and entity in carried:
                 others += [e for e in carried if e != entity]  # guessed from the paragraph: any it names
+            if not mentions and _TOGETHER_ANY.search(text):  # "**IBM** … Amazon … Together they're about a
+                others += [e for e in scope if e not in (entity, *others)]  # quarter": the entry's and the last
             named_before = list(dict.fromkeys(m.entity for m in mentions
                                               if m.end <= q.start and not (scope and aside_before(text, m, q.start))))
             if len({m.entity for m in mentions}) > 1:

@@ -84,8 +84,8 @@ _LEADING_WORDS = re.compile(  # "At Brightline Payments Ltd, she …": the sente
 _ORG_AFTER = re.compile(r"\b(?:at|joined)\s+((?:[A-Z][\w&'-]+)(?:\s+(?:[A-Z][\w&'-]+|&|of|and)){0,4})")
 _SCHOOL = re.compile(
     r"\b((?:[A-Z][\w'.-]+\s+){0,3}(?:University|College|Institute|Polytechnic|Academy)"
-    r"(?:\s+(?:of|for|de|der|the|and|&)?\s*[A-Z][\w'.-]+){0,4})"
-)
+    r"(?:\s+(?:of|for|de|der|the|and|&)?\s*(?<![a-z]{3}\.\s)[A-Z][\w'.-]+){0,4})"
+)  # (not the next sentence's first word: "the University of York. I'm …")
 
 
 @dataclass
@@ -392,11 +392,16 @@ def entry_parts(text: str) -> list[str]:
     return [p.strip(" ,.") for p in re.split(r"\s+and\s+|;\s*|,\s+(?=[A-Z])", body) if p.strip(" ,.")]
 
 
+_OUTCOME_WORDS = re.compile(r"\b(?:costs?|faster|quicker|cheaper|speed|savings?|performance|reliability|"
+                            r"scal(?:e|ing)|quality)\b", re.IGNORECASE)
+
+
 def _project_of_record(model: CvModel, text: str) -> bool:
     """ "Idempotent payments API (Brightline): Go service handling …": a project drawn from the work the
     CV describes — every word of its name is the CV's (its figures are the ledger's to check)."""
     name = re.sub(r"\([^()]*\)", " ", re.split(r":\s|\s[—–]\s", text, maxsplit=1)[0])
-    return bool(re.search(r"[A-Za-z]", name)) and model.words_in_cv(re.sub(r"[→&/+]", " ", name))
+    name = _OUTCOME_WORDS.sub(" ", re.sub(r"[→&/+]", " ", name))  # "Cloud cost", "Faster APIs": what it improved
+    return bool(re.search(r"[A-Za-z]", name)) and model.words_in_cv(re.sub(r"(?<=[A-Z])s\b", "", name))
 
 
 def _education_part(model: CvModel, text: str, line: int, out: list[Claim]) -> bool:
@@ -639,17 +644,19 @@ def analyse(artifact: str, model: CvModel, written: str = "") -> Analysis:
         for c in analysis.claims:
             c.line = where.get(c.line, c.line)
         return analysis
-    return _analyse(artifact, model)
+    # ("<think> … </think>", whose tags the reading as Markdown blanks: found in the document as written)
+    notes = annotation_lines(written) if written.count("\n") == artifact.count("\n") else set()
+    return _analyse(artifact, model, notes)
 
 
-def _analyse(artifact: str, model: CvModel) -> Analysis:
+def _analyse(artifact: str, model: CvModel, notes: set[int] | None = None) -> Analysis:
     # a definition list (": **Senior Backend Engineer**, Brightline …" / ": – Designed …") reads as
     # entry heads and bullets; "MSc … @ University of Leeds" as "at"
     # "<summary>Brightline … — 2020 → present</summary>": a GitHub CV's collapsible entry, read without its tags
     # a run's digest around the CV (run id, model, tokens, checks, "Unsubscribe"): blank lines, numbers kept;
     mended = mend(artifact)
     # (and a chat's words around a fenced CV, a coach's notes on the draft)
-    report = run_report_lines(mended) | wrapper_lines(mended) | annotation_lines(mended)
+    report = run_report_lines(mended) | wrapper_lines(mended) | annotation_lines(mended) | (notes or set())
     lines = form_heads([re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
                         if n not in report else "" for n, line in enumerate(mended.splitlines(), start=1)])
     sections = split_sections(lines)
