@@ -247,3 +247,20 @@ def test_figures_in_words_and_comparisons(portfolio_verifier: Verifier, good: st
 )
 def test_levels_periods_and_sets(portfolio_verifier: Verifier, good: str, bad: str) -> None:
     assert_pair(portfolio_verifier, good, bad)
+
+
+def test_the_money_of_a_sale_is_no_purchase_of_its_holding(portfolio_verifier: Verifier) -> None:
+    text = ("**Hold Amazon and IBM.** No flags. If he wants to put some of the Apple cash to work, these are the only "
+            "two the rules let him add to.")
+    assert_pair(portfolio_verifier, text, "Use some of the Apple cash to add to Google.")
+
+
+def test_the_actions_of_other_clauses(portfolio_verifier: Verifier) -> None:
+    text = ("IBM carries no Trigger; the Adviser proposes to consider a purchase at the next meeting, once the TRIM "
+            "and SELL in Clauses 6.1 and 6.2 have been completed.")  # (their numbers blanked as references)
+    assert_pair(portfolio_verifier, text, "IBM carries no Trigger; the Adviser proposes to SELL it at the next meeting.")
+
+
+def test_a_count_of_the_holdings_a_purchase_is_allowed_for(portfolio_verifier: Verifier) -> None:
+    text = "AMZN and IBM carry no flags. They are the only two names where adding would be within the rules."
+    assert_pair(portfolio_verifier, text, text.replace("only two names", "only three names"))

@@ -154,7 +154,7 @@ _HYPOTHETICAL = re.compile(
     r"\bif\s+[\w' ]{1,30}?\b(?:fell|falls?|dropped|drops?|halved|halves|crashed|crashes)\s+(?:by\s+)?|"
     r"\b(?:falling|dropping)\s+(?:by\s+)?(?:half|a\s+third|\d+\s*%)[^.;]{0,60}\bwould\b|"  # a shock's size
     r"\bthe\s+remaining\s+\d|"  # "reassess the remaining 20 GOOG shares": what a proposed sale would leave
-    r"\brepeat\s+of\b[^.;]{0,40}\bwould\b|"  # "a repeat of that fall would cost the portfolio …"
+    r"\brepeat\b[^.;]{0,40}\bwould\b|"  # "a repeat of that fall would cost the portfolio …"
     r"\bif\s+(?:you|we|she|he|they|I)\s+(?:moved|sold|put|bought|added|switched|shifted)\b[^.;]{0,80}\bwould\b|"
     r"\bwould\s+(?:put|take|bring|leave)\s+(?:it|them)\s+(?:at|to|below|above|under)\b|"  # "a close at $554.40 would
     # put it at −20%"

@@ -66,8 +66,10 @@ _THE_NOUN = re.compile(r"(?<!\bis\s)(?<!\bwas\s)(?<!['’]s\s)\bthe\s+$", re.IGN
 _NOUN_END = re.compile(r"\s*(?:[,;.]|$)")
 
 
+_FUNDS = re.compile(r"(?:['’]s)?\s+(?:trim\s+|sale\s+)?(?:cash|proceeds|money|funds)\b", re.IGNORECASE)
 _ELSEWHERE = re.compile(r"\s+(?:(?:in|at|under)\s+(?:clauses?|sections?|items?|rows?|steps?|paragraphs?|points?)\b|"
-                        r"(?:in\s+)?§|(?:above|below)\b)", re.IGNORECASE)
+                        r"(?:in\s+)?§|in\s{4,}(?=\S)|(?:above|below)\b)",  # ("in      …": a reference, blanked)
+                        re.IGNORECASE)
 
 class Relations(Directions, Ranks, Figures):
     """Actions, flags and dates (a part of the Verifier; ranks in :mod:`.ranks`, directions in
@@ -178,16 +180,18 @@ class Relations(Directions, Ranks, Figures):
                     r"as|on weakness|on dips|to (?:bank|lock|take|book|realise|realize|capture|secure))\b)",
                     text[m.end() :],
                 )
-                pronoun = bool(obj and re.search(r"\b(?:it|them)\s*$", obj.group(0)))  # "sell all of it."
-                if (word == "" and not ends and not pronoun) or (
-                    word
-                    and word not in _OBJECT_WORDS
-                    and not ends
-                    and not (self.subject_re and self.subject_re.fullmatch(word))
-                ):
+                # "sell all of it.", "proposes to SELL it at the next meeting" (not "the reason for buying it in 2007")
+                pronoun = bool(obj and re.search(r"\b(?:it|them)\s*$", obj.group(0))) or (
+                    not re.search(r"ing\b", m.group(0), re.IGNORECASE)  # (a gerund: "stop adding to it")
+                    and bool(re.match(r"\s*(?:(?:all|some|part|half)\s+of\s+)?(?:it|them)\b", text[m.end() :])))
+                if not pronoun and not ends and (word == "" or (
+                    word not in _OBJECT_WORDS and not (self.subject_re and self.subject_re.fullmatch(word))
+                )):
                     continue
-                # "Trim it, deal with Microsoft": "it" is a holding named before, not after
-                before = [x for x in mentions if x.end <= m.start()] if pronoun and word == "" else mentions
+                # "Trim it, deal with Microsoft": "it" is a holding named before, not after; "put some of the Apple
+                # cash to work … the only two the rules let him add to": the money's holding is no purchase's
+                before = [x for x in mentions if x.end <= m.start()] if pronoun else mentions
+                before = [x for x in before if not _FUNDS.match(text, x.end)]
                 entity = self._entity_for(text, m.start(), before, scope)
             if entity is None or entity not in self.ev.allowed:
                 continue
