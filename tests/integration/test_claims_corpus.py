@@ -63,9 +63,9 @@ def test_corpus_is_complete_and_labelled() -> None:
     # into a form's text box, chat answers with the CV in a fence, reviewers' strikethrough edits, machine-
     # translated French letters…) are in the count (see docs/claims.md)
     ("portfolio-review", {"contradicted": 0.94, "no_number_flagged": 0.89, "fails": 0.85,
-                          "faithful_failed": 0.13, "faithful_warned": 0.10}),
+                          "faithful_failed": 0.10, "faithful_warned": 0.10}),
     ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.89, "fails": 0.94,
-                       "faithful_failed": 0.08, "faithful_warned": 0.0}),
+                       "faithful_failed": 0.07, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:
     bench = _bench()

@@ -264,3 +264,41 @@ def test_the_actions_of_other_clauses(portfolio_verifier: Verifier) -> None:
 def test_a_count_of_the_holdings_a_purchase_is_allowed_for(portfolio_verifier: Verifier) -> None:
     text = "AMZN and IBM carry no flags. They are the only two names where adding would be within the rules."
     assert_pair(portfolio_verifier, text, text.replace("only two names", "only three names"))
+
+
+APP_CARD = """\
+```
+Apple
+$223.02
+Your position
+Shares            Market value
+250               $55,755.00
+Average cost      Portfolio diversity
+$38.45            43.85%
+Total return      +$46,142.50 (+480.03%)
+```
+"""
+
+
+def test_an_app_cards_grid_of_labels_over_figures(portfolio_verifier: Verifier) -> None:
+    assert_pair(portfolio_verifier, APP_CARD, APP_CARD.replace("250               $55,755.00",
+                                                               "250               $57,555.00"))
+    shares = [c for c in build_ledger(APP_CARD, portfolio_verifier).claims if "250" in c.text]
+    assert shares and all(c.status is Status.SUPPORTED for c in shares)
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("- **Google (GOOG)** — Weight 17.62%. **Trigger: long-held loss** (851 ≥ 730 days, -19.16% ≤ -10%).",
+         "- **Google (GOOG)** — Weight 17.62%. **Trigger: long-held loss** (951 ≥ 730 days, -19.16% ≤ -10%)."),
+        ("Google: don't add to it, since BUY is off the table for a long-held loss.",
+         "IBM is flagged for a long-held loss."),
+        ("> **Your portfolio**\n> $127,157.10\n> 5 holdings · Updated Mar 1, 2010",
+         "> **Your portfolio**\n> $127,157.10\n> 5 holdings · Intel Corp. (INTC)"),
+        ("Combined, the two losers cost the book ($11,918.40) of unrealised P&L.",
+         "Combined, the two losers cost the book ($19,118.40) of unrealised P&L."),
+    ],
+)
+def test_comparisons_rules_and_labels(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)

@@ -81,7 +81,8 @@ WGT WT VOL PX PCT MAXDD XS SHS SH MLN MN BN CO GOVT REC RECO CERTS CERT TRUE FAL
 
 
 _DOT_FIELD = re.compile(r"·[^A-Za-z0-9,]*$")
-_GOES_ON = re.compile(r"[ \t]+[a-z]")
+# (or a figure, a date: "5 holdings · Updated Mar 1, 2010")
+_GOES_ON = re.compile(r"[ \t]+(?:[a-z]|\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?[ \t]+\d)")
 # a quotation opening in sentence case: 'Her talk, "Paying less for the cloud …"', 'a short "Proudest achievement"'
 _QUOTE_OPENS = re.compile(r"(?:^|\s)[\"“‘][*_]*$")
 

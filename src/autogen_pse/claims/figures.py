@@ -49,7 +49,8 @@ _RULE_BEFORE = re.compile(
     re.I,
 )
 _RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)
-_HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s*[-−–+]?\s*[$€£]?\d", re.IGNORECASE)
+_HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to)|[≥≤]|[<>]=?)\s*[-−–+]?\s*[$€£]?\d",
+                      re.IGNORECASE)  # ("851 ≥ 730 days": the holding's figure, then the rule's)
 _RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
 _ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
 _SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
@@ -344,7 +345,8 @@ class Figures(Binding, Derived, Counts, Durations):
         what = f"{about}{metric.name if metric else 'figures'}".strip()
         shown = ", ".join(f"{f.id} = {f.shown()}" for f in sorted(pool, key=lambda f: abs(f.value - q.value))[:2])
         to_cent = precise(q) or (not q.hedge and bool(re.search(r"\.\d\d(?!\d)", q.text)))
-        own = [f for f in elsewhere if f.entity == entity] if entity and not metrics and to_cent else []
+        own = [f for f in elsewhere if f.entity == entity] if entity and not metrics and not direction and to_cent \
+            else []
         if own:  # "GOOG … −132.81" in a sheet's unnamed column: the holding's own change per share, to the cent
             return Finding(kind="figure", text=q.text, status=Status.SUPPORTED, evidence=[own[0].id],
                            note=f"{q.text} is {own[0].id} to every digit written"), metrics

@@ -53,11 +53,13 @@ def shared_units(text: str, qs: list[Quantity]) -> list[Quantity]:
             a.unit == "count"
             and a.kind in ("digits", "words")
             and b.unit in ("pct", "money", "minutes", "hours", "years", "months", "days")
-            and re.fullmatch(r"\s*(?:and|to|or|-|–|/|→|->)\s*", text[a.end : b.start])
+            and re.fullmatch(r"\s*(?:and|to|or|-|–|/|→|->|[≥≤]|[<>]=?)\s*", text[a.end : b.start])  # ("851 ≥ 730 days")
             and (not a.value or not b.value or max(abs(a.value), abs(b.value)) <= 20 * min(abs(a.value), abs(b.value)))
             and not (b.sign and not a.sign)
         ):  # ("P/L 9,115 → +241.97 %", "cost 39.81 → -27.66%": two figures of different kinds, not one range)
-            out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, a.hedge or b.hedge, a.sign, a.kind)
+            compared = bool(re.search(r"[≥≤<>]", text[a.end : b.start]))  # ("≥ 730": the bound is the rule's)
+            hedge = a.hedge if compared else a.hedge or b.hedge
+            out[i] = Quantity(a.value, b.unit, a.text, a.start, a.end, a.tol, hedge, a.sign, a.kind)
     for i in range(len(out) - 2, -1, -1):  # "5 years 2 months", "three years and eight months": one duration
         a, b = out[i], out[i + 1]
         if (

@@ -39,7 +39,8 @@ _ADVISING_QUESTION = re.compile(r"\b(?:why\s+not|how\s+about|what\s+about|should
 _REPORTED = re.compile(r"\btold\s+(?:me|us|him|her|them)\s+to\s+$", re.IGNORECASE)  # "my broker told me to buy …"
 # '❌ Mistake #3: "Google is cheap now — buy the dip!"': the words quoted as what not to do
 _DISOWNED = re.compile(r"(?:❌|\b(?:mistakes?|myths?|wrong|bad idea)\b)[^\"“”]{0,20}[\"“][^\"“”]*$", re.IGNORECASE)
-_ANY_SUCH = re.compile(r"\b(?:to|into|on|about|against)\s+(?:a|an|any)\s+$", re.IGNORECASE)
+_ANY_SUCH = re.compile(r"\b(?:to|into|on|about|against)\s+(?:a|an|any)\s+$|\b(?:off the table|not allowed|forbidden|"
+                       r"banned|prohibited|not permitted|ruled out)\s+for\s+(?:a|an|any)\s+$", re.IGNORECASE)
 _RANGE_ON = re.compile(r"\s*(?:–|-|—|to|until|through)\s*(?:\d|present|now|current|today)", re.IGNORECASE)
 _PLACEHOLDERS = {"", "-", "—", "–", "N/A", "NA", "ALL", "PORTFOLIO", "CASH", "ALL HOLDINGS"}
 
@@ -301,7 +302,7 @@ class Relations(Directions, Ranks, Figures):
                     # "Overweight is just about size, not performance.": the word defined, no holding's flag
                     or (_THE_NOUN.search(text, max(0, m.start() - 9), m.start()) and _NOUN_END.match(text, m.end()))
                     # "the case asks students to quantify the overweight, …": the notion, not a holding's
-                    or _ANY_SUCH.search(text, max(0, m.start() - 14), m.start())
+                    or _ANY_SUCH.search(text, max(0, m.start() - 30), m.start())
                     # "My rules forbid adding to a long-held loss.": any holding that is one
                 ):
                     continue
