@@ -302,3 +302,11 @@ def test_an_app_cards_grid_of_labels_over_figures(portfolio_verifier: Verifier) 
 )
 def test_comparisons_rules_and_labels(portfolio_verifier: Verifier, good: str, bad: str) -> None:
     assert_pair(portfolio_verifier, good, bad)
+
+
+def test_a_title_starting_like_a_month_keeps_its_first_word(resume_checker: Checker) -> None:
+    # "Junior" is no "Jun", "Marketing" no "Mar": a date word is a month's name, whole
+    cv = "## Experience\n\n**{title}**, Harbourside Logistics GmbH (Jun 2017 – Feb 2020)\n- Moved batch jobs to Kafka.\n"
+    assert "titles" not in _failed(resume_checker, cv.format(title="Backend Engineer"))
+    assert "titles" in _failed(resume_checker, cv.format(title="Junior Backend Engineer"))
+    assert "titles" in _failed(resume_checker, cv.format(title="Marketing Engineer"))

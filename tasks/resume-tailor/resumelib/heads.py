@@ -72,8 +72,9 @@ def known_role(model: CvModel, text: str) -> tuple[str, str] | None:
 
 
 DATE_WORDS = re.compile(
-    r"^(?:(?:present|now|today|current|ongoing|\d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
-    r"[a-z]*\.?)[\s,–—-]+)+|(?:[\s,–—-]+(?:present|now|today|current|ongoing|\d{4}))+$",
+    r"^(?:(?:present|now|today|current|ongoing|\d{4}|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|"
+    r"june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?)[\s,–—-]+)+"
+    r"|(?:[\s,–—-]+(?:present|now|today|current|ongoing|\d{4}))+$",  # (a month's name, not "Junior", "Marketing")
     re.IGNORECASE,
 )
 _NAME_JOINERS = {"of", "and", "&", "the", "de", "der", "für", "for", "und"}
