@@ -146,6 +146,13 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
         if close < paid:  # "the shares would need to rise about 38 % to get back to cost"
             rise = (paid / close - 1) * 100
             derive("recovery_pct", "recovery", rise, "pct", f"{rise:.1f}% rise to cost")
+        # "851 d is 121 d past the 730 d threshold; loss ~9pp beyond the −10% line" (only where so named)
+        past = _value(facts, f"{s}.holding_days") - _value(facts, "rules.long_held_loss_days")
+        under = _value(facts, f"{s}.pnl_pct") - long_held
+        for key, v, unit, shown in (("long_held_days_past", past, "days", f"{past:,.0f} days past the long-held line"),
+                                    ("long_held_loss_gap_pct", under, "pct", f"{under:.2f} points")):
+            add(FactValue(id=f"{s}.{key}", entity=s, metric="long_held_distance", value=v, unit=unit,
+                          named_only=True, display=shown))
         gap = _value(facts, f"{s}.pnl_pct") - stop
         derive("stop_distance_pct", "stop_distance", gap, "pct", f"{gap:.2f} points")
         room = cap - _value(facts, f"{s}.weight_pct")

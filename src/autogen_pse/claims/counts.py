@@ -191,8 +191,9 @@ class Counts(VerifierState):
             if subject and len({m.entity for m in self.catalogue.find(subject.group(1))}) == q.value:
                 continue
             by_noun = next((c for c, rx in self.count_re if rx is not None and rx.fullmatch(noun.group(0))), None)
-            whole = everything is not None and q.value == len(everything.entities) \
-                and bool(_WHOLE_BEFORE.search(before))
+            whole = everything is not None and q.value == len(everything.entities) and (
+                bool(_WHOLE_BEFORE.search(before))
+                or bool(re.match(r"\s*[,;|]\s*\w+\s+[-−+]?\d", text[noun_end:])))  # "5 holdings, cap 30%, …"
             if by_noun is not None:
                 rule = by_noun  # "the two losers": the noun says what is counted
             elif whole:

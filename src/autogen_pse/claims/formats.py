@@ -223,6 +223,10 @@ _LABEL_LEADER = re.compile(r"(?m)^([ \t]*[A-Z][\w-]*(?: [\w-]+){0,2})( ?\.{4,} ?
 
 # "│ (a) Trim Apple by 79 units?   │": a line of a framed box is an item of its own
 _FRAMED_LINE = re.compile(r"(?m)^([ \t]*)[│║┃](?=[ \t])([^│║┃\n]*)[│║┃][ \t]*$")
+# "├────────┼─────┼───┤": a table's rule between rows (a box's frame has no column junctions); it is
+# kept as a rule, so the rows above and below it stay one table ("│ TOTAL │ … │" under the holdings)
+_RULE_CHARS = "─━═┌┐└┘├┤┬┴┼╞╡╪╤╧╔╗╚╝╠╣╦╩╬"
+_TABLE_RULE = re.compile(rf"(?m)^[ \t]*(?=[{_RULE_CHARS} \t]*[┼┬┴╪╤╧╦╩╬])[{_RULE_CHARS}]+[ \t]*$")
 _TIMELINE_SPAN = re.compile(r"(?<=\d{4})[ \t]*[─━═●○◦▶►]+[ \t]*(?=(?:\d{4}|now|present|today|current)\b)", re.I)
 
 
@@ -235,6 +239,7 @@ def _plain_text_art(text: str) -> str:
     leaders made a comma (a colon after a line's label): what is left reads as the lines of text they framed."""
     if not _BOX.search(text) and not _LEADER.search(text):
         return text
+    text = _TABLE_RULE.sub(lambda m: re.sub(r"\S", "-", m.group(0)), text)
     text = _TIMELINE_SPAN.sub(lambda m: _centred_dash(len(m.group(0))), text)  # "2020 ──●── now": "2020 – now"
     text = _BOX_BULLET.sub(lambda m: m.group(0)[:-1] + "-" if m.group(0)[-1] in "●○◦■□►"
                            else "-" + " " * (len(m.group(0)) - 1), text)

@@ -162,6 +162,29 @@ ADVICE = re.compile(
     r"proceed to|progress to|advance to|move (?:her|him|them|the candidate) to|probe|ask about|dig into)\b",
     re.IGNORECASE,
 )
+# a hedge on a statement, not advice: "Microsoft may account for about 13.59%", "it may be worth noting
+# that Microsoft raised its dividend", "which would appear to be beyond the stop". The statement is still
+# claimed; "may be worth adding to", "could be trimmed", "might be a candidate" stay advice
+_HEDGE = re.compile(
+    r"\b(?:(?:may|might|could)(?:\s+(?:well|also|currently|now|already|still|even|actually|possibly))?"
+    r"\s+(?:be|have\s+been|represent|account|amount|reflect|remain|sit|stand|qualify|constitute|show|appear|seem)"
+    r"\b(?!\s+(?:worth\s+(?!noting|mentioning|flagging|highlighting|pointing)|a\s+candidate|an?\s+option"
+    r"|prudent|wise|sensible|advisable|better|best|appropriate|time\b|trimmed|sold|reduced|added|bought|cut"
+    r"|increased|rebalanced|considered|reviewed|revisited|needed|necessary|required|useful|helpful|good"
+    r"|a\s+good|worthwhile|reasonable|able|tempted|inclined|asked|expected|to\b|in\s+order|an?\s+opportunity"
+    r"|relevant|considerations?|factors?)))"
+    r"|\b(?:it\s+)?(?:may|might)\s+be\s+worth\s+(?:noting|mentioning|flagging|highlighting|pointing\s+out)"
+    r"|\bworth\s+(?:noting|mentioning|flagging|highlighting|pointing\s+out)\b"
+    r"|\bwould\s+(?:appear|seem)\b",
+    re.IGNORECASE,
+)
+
+
+def unhedged(text: str) -> str:
+    """``text`` with its hedges on statements blanked (same length): what is left of advice words is advice."""
+    return _HEDGE.sub(lambda m: " " * len(m.group()), text)
+
+
 IMPERATIVE_START = re.compile(
     r"^(?:\s*(?:\d{1,2}(?:\.\d{1,2}){0,3}[.)]?|[A-Za-z][.)]|\([a-z]{1,4}\))\s)?[^\w*]*(?:\*\*[^*]+\*\*[:\s]*)?"
     r"(?:consider|be|expect|mention|emphasise|emphasize|highlight|stress|quantify|review|recalculate|recompute|monitor|trim|sell|hold|keep|reassess|rebalance|"

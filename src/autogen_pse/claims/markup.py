@@ -20,6 +20,17 @@ _PLACEHOLDER = re.compile(
     r"CONFERENCE|MEETUP|PODCAST|COMPANY|CLIENT|FIRM|VENUE|EMAIL|PHONE|CITY|LINK|URL|[A-Z][a-z]+(?: [a-z]+)? name)\]"
     r"(?![(\[:])"
 )
+# what a compliance step or a model left for a person: "[REDACTED]", "[insert from KYC file]", "[Add metric
+# here]", "[confirm dates]"; and an identifier masked but for its last digits ("Account ****4821", "acct
+# ending 0466"): no claim
+_LEFT_FOR_PERSON = re.compile(
+    r"(?:\b(?:institution|university|school|college|employer|company|client|name)\s+)?"  # "institution [REDACTED]"
+    r"\[[^\]\[\n]{0,30}\b(?:redacted|removed|withheld|anonymi[sz]ed|confidential|pii)\b[^\]\n]{0,40}\]"
+    r"|\[(?:insert|add|enter|fill\s+in|confirm|check|verify|tbc|tbd|todo|to\s+do)\b(?!:)[^\]\n]{0,80}\]"
+    r"|(?:\*{3,}|[•●]{3,}|[xX#]{4,})[ -]?\d{2,6}\b"
+    r"|\b(?:account|acct|a/c|card|policy)\s+(?:ending|ends)\s+(?:in\s+)?\d{3,6}\b",
+    re.IGNORECASE,
+)
 _ESCAPE = re.compile(r"\\(?=[$%#*_&])")  # Markdown's escapes: "\$127,157.10", "100\%"
 # a document pasted with its tracked changes (Markdown strikethrough, CriticMarkup, a word processor's
 # "[inserted: …]" and "[Comment JD: …]"): the deleted text and the reviewers' notes are no claims; the
@@ -36,11 +47,18 @@ _NOTE_REFERENCE = re.compile(
 )
 # citations of a scholarly text: "(Kaminski & Lo, 2014)", "(Shefrin and Statman, 1985; Odean, 1998)", and in a
 # text that has those, "Perold and Sharpe (1988)": who said it, not a fact of the subject
-_AUTHORS = r"[A-Z][a-z][\w'’-]*(?:(?:,\s*|\s+)(?:&|and)\s+[A-Z][a-z][\w'’-]*|\s+et\s+al\.?)?"
+_AUTHORS = (r"[A-Z][a-z][\w'’-]*(?:(?:,\s*[A-Z][a-z][\w'’-]*)*(?:,\s*|\s+)(?:&|and)\s+[A-Z][a-z][\w'’-]*"
+            r"|\s+et\s+al\.?)?")  # "Campbell, Lettau, Malkiel, & Xu"
 _CITE = rf"{_AUTHORS},?\s+(?:19|20)\d{{2}}[a-z]?(?:,\s*pp?\.\s*\d+(?:[–-]\d+)?)?"
 _CITATION = re.compile(rf"\((?:see\s+|e\.g\.,?\s+|cf\.\s+)?{_CITE}(?:\s*;\s*{_CITE})*\)")
 _REFERENCES_HEADING = re.compile(r"^[#\s*_]*(?:references|bibliography|works\s+cited|literature)[*_:\s]*$", re.M | re.I)
 _NARRATIVE_CITATION = re.compile(rf"\b{_AUTHORS}\s+\((?:19|20)\d{{2}}[a-z]?\)")
+# "Jegadeesh and Titman (1993) provide evidence of momentum at horizons of three to twelve months": what a
+# study found, to the end of the sentence
+_CITED_FINDING = re.compile(
+    rf"\b{_AUTHORS}\s+\((?:19|20)\d{{2}}[a-z]?\)\s+(?:also\s+)?(?:show|find|found|document|provide|report|argue"
+    rf"|suggest|demonstrate|note|observe|estimate)(?:s|ed|d)?\b[^.\n]*"
+)
 # a spreadsheet's formulas shown beside their values ("55,755.00 `=B2*D2`", "[=C6-B6]", "⟨=G2/E2⟩", "=D2/$D$7"):
 # how a cell is computed, not a figure; and a chart's scale ("(█ = 2%)", an axis "0%  10%  20%  30%")
 _FORMULA = re.compile(
@@ -186,6 +204,10 @@ _NOTE_QUOTE = re.compile(
     re.M | re.I,
 )
 _COMMENT_LINES = re.compile(r"^[ \t]*<!--.*?-->[ \t]*$", re.M | re.S)
+# a draft's note to its author on a line of its own: "TODO: quantify the mentoring", "FIXME: …"
+_TODO_LINE = re.compile(
+    r"^[ \t>]*(?:[-*+•]|\d{1,2}[.)])?[ \t]*[*_]*(?:TODO|FIXME|TBD|XXX)[*_]*\b[ \t]*[:—–-][^\n]*$", re.M
+)
 # a reasoning model's deliberation left in its answer ("<think> … </think>" before the document): AutoGen's
 # client reads it as the model's thought, not its content
 _THOUGHT = re.compile(r"^[ \t]*<(think|thinking|reasoning)>.*?</\1>[ \t]*$", re.M | re.S | re.I)
@@ -193,9 +215,9 @@ _THOUGHT = re.compile(r"^[ \t]*<(think|thinking|reasoning)>.*?</\1>[ \t]*$", re.
 
 def annotation_lines(text: str) -> set[int]:
     """The 1-based lines of ``text`` that annotate the draft rather than state its facts: a reviewer's or
-    coach's quoted note, a comment on lines of its own and a model's leaked deliberation."""
+    coach's quoted note, a comment or a to-do note on lines of their own and a model's leaked deliberation."""
     out: set[int] = set()
-    for rx in (_NOTE_QUOTE, _COMMENT_LINES, _THOUGHT):
+    for rx in (_NOTE_QUOTE, _COMMENT_LINES, _THOUGHT, _TODO_LINE):
         for m in rx.finditer(text):
             first = text.count("\n", 0, m.start()) + 1
             out.update(range(first, first + m.group(0).count("\n") + 1))
@@ -207,6 +229,7 @@ def edits(text: str) -> str:
     corrects in brackets, Confluence macros, Markdown escapes, placeholders and template tags blanked."""
     text = _macros(_misheard(_diffs(_tracked_changes(text))))
     text = _ESCAPE.sub(" ", text)
+    text = _LEFT_FOR_PERSON.sub(lambda m: " " * len(m.group(0)), text)
     return _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
 
 
@@ -216,6 +239,7 @@ def apparatus(text: str) -> str:
     text = _NOTE_REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
     if len(_CITATION.findall(text)) >= 3 or (_CITATION.search(text) and _REFERENCES_HEADING.search(text)):
         text = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
+        text = _CITED_FINDING.sub(lambda m: " " * len(m.group(0)), text)
         text = _NARRATIVE_CITATION.sub(lambda m: " " * len(m.group(0)), text)
     text = _FORMULA.sub(lambda m: " " * len(m.group(0)), text)
     text = _CHART_SCALE.sub(lambda m: " " * len(m.group(0)), text)

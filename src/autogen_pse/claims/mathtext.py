@@ -36,6 +36,8 @@ _TEXT = {"text", "textrm", "textbf", "textit", "texttt", "mathrm", "mathbf", "ma
          "tilde"}  # fmt: skip
 _FRACTIONS = {"frac", "tfrac", "dfrac", "cfrac"}
 _BRACES = {"underbrace", "overbrace"}
+_VULGAR = {("1", "2"): "½", ("1", "3"): "⅓", ("2", "3"): "⅔", ("1", "4"): "¼", ("3", "4"): "¾", ("1", "5"): "⅕",
+           ("1", "8"): "⅛"}
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _COMMAND = re.compile(r"\\([a-zA-Z]+|.)")
 
@@ -138,7 +140,10 @@ class _Reader:
         if name in _TEXT:
             return self.argument()
         if name in _FRACTIONS:
+            whole = self.tex[: m.start()].rstrip()[-1:].isdigit()
             top, bottom = self.argument(), self.argument()
+            if whole and (top.strip(), bottom.strip()) in _VULGAR:  # "2\tfrac{1}{3} years": a mixed number, 2⅓
+                return _VULGAR[top.strip(), bottom.strip()]
             return f"{_grouped(top)} / {_grouped(bottom)}"
         if name == "sqrt":
             return f"√({self.argument()})"

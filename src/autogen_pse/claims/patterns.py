@@ -220,6 +220,7 @@ _COMPARED = re.compile(  # a mention right after these is the other side of a co
     r"\b(?:than|vs\.?|versus|compared (?:with|to)|relative to|unlike|behind|ahead of|outpac\w*|outperform\w*|"
     r"beat|beats|beating|trails?|trailing|lags?|lagging|exceeds?|exceeding|overtak\w*|(?:a\s+touch\s+|just\s+)?(?:above|below)|"
     r"edges?\s+out|edged\s+out|pips?|pipped|"  # "Amazon (48.0%) edges out Apple (47.1%) as the most volatile"
+    r"(?:second|third|next)(?:\s+only)?\s+to|"  # "Volatility 47.12%, second only to Amazon"
     r"(?:set|offset|offsetting|cushion\w*)\s+against|against|to\s+offset)"  # "a loss to set against the apple gain"
     r"\s+(?:the\s+|your\s+|our\s+)?$",
     re.IGNORECASE,

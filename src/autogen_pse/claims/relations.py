@@ -20,6 +20,18 @@ from .patterns import (
 from .quantities import find_quantities, matches
 from .ranks import Ranks
 
+# "13.85 points below the 30% cap": under a limit, i.e. not over it (said with the distance; "just under
+# the cap" is where a trim leaves it)
+_UNDER_LIMIT = re.compile(r"(?:under|below|inside)\s+(?:the|its)\s+(?:[\d.]+\s*%\s+)?(?:cap|limit)\b", re.IGNORECASE)
+# "with the stop-loss not yet hit it may be worth adding …": the negation is of a state, not of the action
+_NEGATED_STATE = re.compile(r"(?:\s+yet)?\s+(?:been\s+)?(?:hit|triggered|breached|reached|crossed|tripped|touched)\b",
+                            re.IGNORECASE)
+_POINTS_BEFORE = re.compile(r"(?:points?|pts?|pp|p\.p\.)\s*$", re.IGNORECASE)
+_BROUGHT = re.compile(
+    r"\b(?:back|to|brings?|bringing|gets?|getting|takes?|taking|puts?|putting|until|after|would|will|once|keeps?"
+    r"|keeping|stays?|staying|moves?|moving|falls?|drops?)\b(?:\s+[\w'’%.-]+){0,4}\s*$",
+    re.IGNORECASE,
+)
 _ANY_HOLDING_WITH = re.compile(
     r"\b(?:a|any|each|every|one)\s+(?:holding|position|stock|name|share)s?\s+(?:with|that|which|whose|where|having)\b",
     re.IGNORECASE,
@@ -115,7 +127,9 @@ class Relations(Directions, Ranks, Figures):
             actions = self.action_of[_fold(m.group(0))]
             clause_before = _CLAUSE.split(text[max(0, m.start() - 40) : m.start()])[-1]
             after = text[m.end() : m.end() + 40]
-            if (NEGATIONS.search(clause_before) and not re.search(r"\bwhy\s+not\s+$", clause_before, re.I)) or (
+            negation = list(NEGATIONS.finditer(clause_before))
+            if (negation and not re.search(r"\bwhy\s+not\s+$", clause_before, re.I)
+                    and not _NEGATED_STATE.match(clause_before, negation[-1].end())) or (
                 any(n.group(0).lower() not in ("rather than", "instead of") for n in NEGATIONS.finditer(after))
                 and not re.search(r"\b(?:allowed|permitted)\b", after)
             ):  # ("add to Google rather than sell": the purchase is what is advised)
@@ -306,8 +320,11 @@ class Relations(Directions, Ranks, Figures):
                     # "My rules forbid adding to a long-held loss.": any holding that is one
                 ):
                     continue
+                under = _UNDER_LIMIT.match(m.group(0))
+                if under and (_BROUGHT.search(clause) or not _POINTS_BEFORE.search(clause)):
+                    continue  # "trim it back under the cap", "which would take it below the cap": where it goes
                 negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))
-                absent = re.search(r"\b(?:no|not|nothing|none|within)\b|-free", m.group(0), re.IGNORECASE)
+                absent = under or re.search(r"\b(?:no|not|nothing|none|within)\b|-free", m.group(0), re.IGNORECASE)
                 said = negated if absent else not negated  # "no trigger" says there is none
                 ok = said == flag.value
                 out.append(checked("flag", m.group(0), ok, [flag.id], f"{flag.id} = {'yes' if flag.value else 'no'}"))

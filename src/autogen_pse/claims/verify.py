@@ -38,6 +38,7 @@ from .lexicon import (
     phrase_regex,
     rank_regex,
     stem,
+    unhedged,
 )
 from .model import Claim, Finding, Status
 from .patterns import (
@@ -195,6 +196,7 @@ class Verifier(Relations, Statements):
         plain = text
         for d in find_dates(text):  # "May 2017" is not the modal "may"
             plain = plain[: d.start] + " " * (d.end - d.start) + plain[d.end :]
+        plain = unhedged(plain)
         imperative = self.ev.imperatives and IMPERATIVE_START.search(plain)
         advice = bool(ADVICE.search(plain) or imperative or text.rstrip().endswith("?"))
         skip = name_spans(text) + markers + list_indexes(text)

@@ -241,6 +241,7 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
     text = parts[0]  # one item, its fields separated by commas ("MSc Computer Science\tUniversity of Leeds")
     info = parse_education_entry(text)
     schools = model.school_entries(info["school"]) if info["school"] else []
+    candidates = schools if info["school"] else model.education  # "MSc Computer Science — [REDACTED], 2015"
     if info["level"]:
         ok = model.degree_supported(info["level"], info["field"])
         out.append(
@@ -252,11 +253,11 @@ def _education(model: CvModel, lines: list[str], block: Block, out: list[Claim])
                 "" if ok else f"CV degrees: {', '.join(e['degree'] for e in model.education)}",
             )
         )
-        matched = [e for e in schools if model.degree_supported(info["level"], info["field"], [e])]
+        matched = [e for e in candidates if model.degree_supported(info["level"], info["field"], [e])]
     else:
         ok = model.degree_text_supported(info["degree"])
         out.append(Claim("degrees", info["degree"], line, ok, "" if ok else "not a degree in the CV"))
-        matched = [e for e in schools if token_set(info["degree"]) <= token_set(e["degree"])]
+        matched = [e for e in candidates if token_set(info["degree"]) <= token_set(e["degree"])]
     if info["school"]:
         out.append(
             Claim(

@@ -251,7 +251,8 @@ def parse_education_entry(head: str, *, strict: bool = True) -> dict[str, Any]:
     parts = split_parts(head)
     school = next((p for p in parts if has_school_word(p) and not find_degrees(p, strict=strict)), "")
     if not school:
-        school = next((p for p in parts if not find_degrees(p, strict=strict) and p.strip() != field), "")
+        school = next((p for p in parts if not find_degrees(p, strict=strict) and p.strip() != field
+                       and re.search(r"[^\W\d_]{2}", p)), "")  # (not the "—" a redacted school left)
     if not degree_text:
         degree_text = next((p for p in parts if p != school), head)
     return {

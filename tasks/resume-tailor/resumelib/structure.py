@@ -50,6 +50,8 @@ SECTION_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     )),
     ("notes", "Notes", (  # an assistant's remarks after the CV ("Key changes made", "Tips")
         "key changes", "changes made", "tips", "tailoring notes", "notes", "what i changed", "what changed",
+        "before sending", "before you send", "to do", "todo", "checklist", "next steps", "placeholders",
+        "things to check", "to check", "to confirm",
     )),
 )
 CANONICAL = {cls: name for cls, name, _ in SECTION_CLASSES}
