@@ -151,6 +151,8 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
         under = _value(facts, f"{s}.pnl_pct") - long_held
         for key, v, unit, shown in (("long_held_days_past", past, "days", f"{past:,.0f} days past the long-held line"),
                                     ("long_held_loss_gap_pct", under, "pct", f"{under:.2f} points")):
+            if unit == "pct" and pnl >= 0:  # (a loss beyond the line is a loser's; the days are everyone's)
+                continue
             add(FactValue(id=f"{s}.{key}", entity=s, metric="long_held_distance", value=v, unit=unit,
                           named_only=True, display=shown))
         gap = _value(facts, f"{s}.pnl_pct") - stop
@@ -169,6 +171,11 @@ def _derived(ev: Evidence, facts: dict[str, Fact], data: dict[str, Any]) -> None
                              ("pnl_pct", rest_pnl / rest_cost * 100, "pct")):
             add(FactValue(id=f"ex_{s}.{key}", metric="remainder", value=abs(v), unit=unit, named_only=True,
                           direction=1 if v >= 0 else -1, display=f"{v:,.2f}{'%' if unit == 'pct' else ''} without {s}"))
+    running = 0.0  # "CUM WT 61.47": the weights summed down the holdings by weight, largest first
+    for s in sorted(data["symbols"], key=lambda s: -_value(facts, f"{s}.weight_pct")):
+        running += _value(facts, f"{s}.weight_pct")
+        add(FactValue(id=f"{s}.cum_weight_pct", entity=s, metric="cum_weight", value=running, unit="pct",
+                      named_only=True, display=f"{running:.2f}% with the larger holdings"))
     n = len(data["symbols"])
     add(FactValue(id="hhi_equal_weights", metric="hhi", value=1 / n, unit="ratio", display=f"{1 / n:.4f}"))
     # "the mean weight is 20% by construction": each holding's weight were they equal

@@ -132,8 +132,10 @@ def evidence(ctx: CheckContext) -> Evidence:
         )
     _dates(ev, cv, data.get("cv_text", ""))
     _figures(ev, cv, data.get("cv_text", ""))
-    ev.sources = [
-        Source(id=f"cv:{n}", text=line)
+    bullets = {" ".join(b.split()): role["id"] for role in cv["experience"] for b in role.get("bullets", [])}
+    ev.sources = [  # a role's bullet is that role's
+        Source(id=f"cv:{n}", text=line, entity=next((r for b, r in bullets.items() if b in " ".join(line.split())),
+                                                   None))
         for n, line in enumerate(data.get("cv_text", "").splitlines(), 1)
         if line.strip()
     ]

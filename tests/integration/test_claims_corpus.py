@@ -66,7 +66,7 @@ def test_corpus_is_complete_and_labelled() -> None:
     # translated French letters…) are in the count (see docs/claims.md)
     ("portfolio-review", {"contradicted": 0.94, "no_number_flagged": 0.89, "fails": 0.85,
                           "faithful_failed": 0.10, "faithful_warned": 0.10}),
-    ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.89, "fails": 0.94,
+    ("resume-tailor", {"contradicted": 0.95, "no_number_flagged": 0.88, "fails": 0.94,
                        "faithful_failed": 0.07, "faithful_warned": 0.0}),
 ])
 def test_corpus_figures_hold(task: str, floors: dict[str, float]) -> None:

@@ -73,6 +73,35 @@ def test_comparisons_distances_and_negations(portfolio_verifier: Verifier, good:
 
 
 @pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        # "close behind" is near, not the closing price
+        ("Microsoft had the worst drawdown, about sixty-three percent. Google's was close behind, around fifty-eight.",
+         "Microsoft had the worst drawdown, about sixty-three percent. Google's was close behind, around forty-eight."),
+        # "minus" before a number in words is its sign
+        ("Microsoft. Annualised: about minus three percent a year.", "Microsoft. Annualised: about plus three percent a year."),
+        # the figure before "vs" is not the compared holding's
+        ("On annualised return yes (47.52% vs AAPL's 40.58%), but on total gain AAPL is ahead.",
+         "On annualised return yes (41.52% vs AAPL's 40.58%), but on total gain AAPL is ahead."),
+        ("AAPL is miles ahead ($46.1k vs $9.1k).", "AAPL is miles ahead ($46.1k vs $7.1k)."),
+        # selling some of a holding the rules let you trim is the trim; selling all of it is not allowed
+        ("Talk to whoever does your taxes before you sell Apple.", "Talk to whoever does your taxes before you sell all of Apple."),
+        ("Talk to whoever does your taxes before you sell Apple.", "Talk to whoever does your taxes before you sell IBM."),
+    ],
+)
+def test_words_around_figures_and_sales(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+@pytest.mark.parametrize(
+    "unsaid",
+    ["I'd rather decide now than be at −25% in six months wishing we had.", "MSFT: I keep wanting to write −26%."],
+)
+def test_a_figure_wished_away_claims_nothing(portfolio_verifier: Verifier, unsaid: str) -> None:
+    assert Status.CONTRADICTED not in statuses(portfolio_verifier, unsaid)
+
+
+@pytest.mark.parametrize(
     "projection",
     [
         "Trim Apple back under the 30% cap.",
@@ -156,3 +185,117 @@ def test_a_redacted_cv_with_a_drafts_notes(resume_checker: Checker, resume_verif
     # a degree with its school redacted is still checked: its level, its field and its year
     assert "degrees" in _failed(resume_checker, CV.replace("- BSc Mathematics, 2014", "- PhD Mathematics, 2014"))
     assert _failed(resume_checker, CV.replace("- BSc Mathematics, 2014", "- BSc Mathematics, 2012")) & {"dates", "claims"}
+
+
+REPORT = """\
+PFR100 - PORTFOLIO REVIEW                       RUN 03-01-2010 07:31    PAGE 001
+AS OF 03-01-2010 (LAST CLOSE ON OR BEFORE)      USD
+================================================================================
+REC  SYM   MKT VAL ....  WT PCT  CUM WT  P/L PCT  HELD  VOL 36M  MAXDD  FLG
+---  ----  ------------  ------  ------  -------  ----  -------  -----  ---
+P01  AAPL     55,755.00   43.85   43.85   480.03  1885    47.12 -56.91 OW
+P01  GOOG     22,407.60   17.62   61.47   -19.16   851    36.91 -57.73 LH
+P01  MSFT     17,280.00   13.59   89.87   -27.66  3712    29.11 -63.42 SL LH
+T01  TOTAL PORTFOLIO         127,157.10  100.00
+
+RULE EXCEPTIONS
+LH  GOOG  851 DAYS (>=730) P/L PCT -19.16 (<=-10.00)
+"""
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [("47.12 -56.91", "47.12 -65.91"), ("61.47", "64.17"), ("(>=730)", "(>=760)"), ("AS OF 03-01-2010", "AS OF 03-01-2009"),
+     ("-63.42 SL LH", "-36.42 SL LH")],
+)
+def test_a_batch_jobs_fixed_width_report(portfolio_verifier: Verifier, changed: tuple[str, str]) -> None:
+    ledger = build_ledger(REPORT, portfolio_verifier)
+    assert not ledger.contradicted, [(c.text, c.why()) for c in ledger.contradicted]
+    assert_pair(portfolio_verifier, REPORT, REPORT.replace(*changed))
+
+
+def test_a_sheets_cells_explained_row_by_row(portfolio_verifier: Verifier) -> None:
+    sheet = (
+        "| Cell | Formula | Value | What it means |\n|---|---|---|---|\n"
+        "| H7 | `=SUM(H2:H6)` | $75,890.50 | What you paid for them in total (your cost basis) |\n"
+        "| G7 | `=SUM(G2:G6)` | 100.00% | Just a check that the weights add up |\n\n"
+        "G7 sums to 100%, as it should. Because it's been held longer than 730 days and is more than 10% below "
+        "cost, Google is a long-held loss.\n"
+    )
+    assert_pair(portfolio_verifier, sheet, sheet.replace("$75,890.50 | What you paid", "$57,890.50 | What you paid"))
+    assert_pair(portfolio_verifier, sheet, sheet.replace("longer than 730 days", "longer than 900 days"))
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        ("Only two of them are losing money: Google and Microsoft.", "Only three of them are losing money."),
+        ("But the rule only bites if there's a loss of ten percent or more, and only two of them are losing money.",
+         "But the rule only bites if there's a loss of ten percent or more, and only three of them are losing money."),
+    ],
+)
+def test_counts_of_them_and_a_rule_stated_first(portfolio_verifier: Verifier, good: str, bad: str) -> None:
+    assert_pair(portfolio_verifier, good, bad)
+
+
+GANTT_CV = """\
+# Elena Marsh
+
+## Career at a glance
+
+```mermaid
+gantt
+    title Elena Marsh — career timeline
+    dateFormat YYYY-MM-DD
+    section Brightline Payments Ltd
+    Senior Backend Engineer (Mar 2020 – present) :milestone, bl, 2020-03-01, 0d
+    section Harbourside Logistics GmbH
+    Backend Engineer, Hamburg                    :hl, 2017-06-01, 2020-02-29
+```
+
+## Experience
+
+### Senior Backend Engineer — Brightline Payments Ltd
+Mar 2020 – Present
+
+- Designed an idempotent payments API in Go handling 1,200 requests per second at peak.
+"""
+
+
+def test_a_gantt_charts_months_and_milestones(resume_checker: Checker, resume_verifier: Verifier) -> None:
+    assert not _failed(resume_checker, GANTT_CV)
+    assert_pair(resume_verifier, GANTT_CV, GANTT_CV.replace("2017-06-01, 2020-02-29", "2016-06-01, 2020-02-29"))
+
+
+DECK = """\
+**Panel interview — slide outline**
+
+**Slide 2 — Payments**
+- Designed an idempotent payments API in Go handling 1,200 requests per second at peak.
+
+_Speaker notes:_ Tie this to their settlement work.
+
+**Slide 3 — Streaming**
+- {story}
+
+**Slide 4 — Education**
+- MSc Computer Science, University of Leeds — 2015
+
+**Slide 5 — Q&A**
+- Open questions
+"""
+
+
+def test_a_slide_decks_notes_and_questions_slide(resume_checker: Checker, resume_verifier: Verifier) -> None:
+    faithful = DECK.format(story="At Harbourside I moved nightly batch jobs to Kafka streams")
+    assert not _failed(resume_checker, faithful) - {"unverifiable"}
+    # an achievement told of the wrong employer, with no figure in it
+    assert_pair(resume_verifier, faithful, DECK.format(story="At Brightline I moved nightly batch jobs to Kafka streams"))
+
+
+def test_an_achievement_and_the_next_records_employer_on_one_line(resume_verifier: Verifier) -> None:
+    line = "mentored 6; review guidelines used by 3 teams 2020 Harbourside Logistics GmbH — Backend Engineer"
+    assert Status.CONTRADICTED not in statuses(resume_verifier, line)
+    told = "I moved nightly batch jobs to Kafka streams (in logistics, at Harbourside), and mentored a team of 6."
+    assert Status.CONTRADICTED not in statuses(resume_verifier, told)
+

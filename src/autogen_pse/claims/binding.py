@@ -111,6 +111,9 @@ class Binding(MetricNaming):
             gap = re.sub(r"^['’]s\b", "", text[a.end : b.start])  # "than Amazon's and Apple's"
             if a in compared and b not in compared and _LIST_SEP.fullmatch(gap):
                 compared.append(b)
+        if compared and not scope and end is not None and all(m.start >= end for m in mentions) \
+                and re.match(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to))\s", text[end:], re.IGNORECASE):
+            return None  # "(47.52% vs AAPL's 40.58%)": the figure is what Apple's is compared with, not Apple's
         if compared and (len(compared) < len(mentions) or scope):
             mentions = [m for m in mentions if m not in compared]  # "faster than Apple": not the subject
             if not mentions:

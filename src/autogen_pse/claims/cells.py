@@ -29,16 +29,42 @@ def fixed_cells(line: str, base: int) -> list[tuple[str, int]]:
 
 def aligned(cells: list[tuple[str, int]], base: int, columns: list[tuple[int, int]]) -> list[tuple[str, int]]:
     """A plain-text row with blank cells, its cells put under the header columns they sit under (the
-    most overlap, else the nearest); the row as it is when two cells would share a column."""
+    most overlap, else the nearest; a cell spanning several columns with a word for each, split); the row
+    as it is when two cells would share a column."""
+    split = [part for cell in cells for part in _split_spanning(cell, base, columns)]
+    return _placed(split, base, columns) or _placed(cells, base, columns) or cells
+
+
+def _placed(cells: list[tuple[str, int]], base: int, columns: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """``cells`` each under the column it overlaps most; nothing when two would share a column."""
     out: list[tuple[str, int]] = [("", -1)] * len(columns)
     for c, o in cells:
         a, b = o - base, o - base + len(c)
         overlap = [min(b, e) - max(a, s) for s, e in columns]
         best = max(range(len(columns)), key=lambda k: (overlap[k], -abs((a + b) - sum(columns[k]))))
         if out[best][1] != -1:
-            return cells
+            return []
         out[best] = (c, o)
     return [(c, o if o != -1 else base + columns[k][0]) for k, (c, o) in enumerate(out)]
+
+
+def _split_spanning(cell: tuple[str, int], base: int, columns: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """A cell under several header columns whose words are one per column, split ("47.12 -56.91 OW" under
+    "VOL   MAXDD  FLG": the columns of a report printed with single spaces between its last figures)."""
+    c, o = cell
+    a, b = o - base, o - base + len(c)
+    under = [k for k, (s, e) in enumerate(columns) if min(b, e) > max(a, s)]
+    words = [(m.group(0), o + m.start()) for m in re.finditer(r"\S+", c)]
+    coded = all(re.search(r"\d", w) or re.fullmatch(r"[A-Z]{1,3}", w) for w, _o in words)  # figures and flags
+    if coded and len(under) >= 2 and len(words) > len(under) and all(w.isalpha() for w, _o in words[len(under):]):
+        last = words[len(under) - 1]  # "… -63.42 SL LH" under "MAXDD  FLG": the flags share the last column
+        words = [*words[: len(under) - 1], (c[last[1] - o :], last[1])]
+    if len(under) < 2 or len(words) != len(under) or not coded:
+        return [cell]
+    # each word under a column of its own, in order
+    own = [next((k for k in under if min(wo - base + len(w), columns[k][1]) > max(wo - base, columns[k][0])), -1)
+           for w, wo in words]
+    return words if own == under else [cell]
 
 
 def pipe_cells(line: str, base: int) -> list[tuple[str, int]]:
@@ -58,7 +84,8 @@ def pipe_cells(line: str, base: int) -> list[tuple[str, int]]:
 
 TEXT_RULE = re.compile(r"[-=─━_ ]{5,}")
 _GROUP = re.compile(r"[-=─━]{2,} .+ [-=─━]{2,}")  # "---- PRO-FORMA ----": a group of columns
-_FIGURE_DIGIT = re.compile(r"(?<![A-Za-z(\d])\d")  # a figure's digit, not a name's ("VOL(36M)", "TOP3")
+_FIGURE_DIGIT = re.compile(r"(?<![A-Za-z(\d])\d(?!\d*[MYDW]\b)")  # a figure's digit, not a name's ("VOL(36M)",
+# "VOL 36M", "TOP3")
 
 
 def header_like(line: str) -> bool:

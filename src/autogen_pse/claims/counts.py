@@ -50,7 +50,7 @@ _LABELLED = re.compile(
 )
 _FIELD_GAP = re.compile(r"\S(\s{2,}|\s*→\s*)(?=\S)")
 _LEAD = re.compile(
-    r"(?:(?:\*\*|__)?\s+|\s*/\s*)(?:(?:out\s+)?of\s+(?:the|our|my|its|these|those)?\s*(?:\w+(?:\*\*|__)?\s+)?)?"
+    r"(?:(?:\*\*|__)?\s+|\s*/\s*)(?:(?:out\s+)?of\s+(?!them\b)(?:the|our|my|its|these|those)?\s*(?:\w+(?:\*\*|__)?\s+)?)?"
 )
 _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
 

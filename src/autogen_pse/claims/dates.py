@@ -62,6 +62,8 @@ _PATTERNS = [
     re.compile(r"\b(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>(?:19|20)\d\d)\b"),  # 01.03.2010, 1.3.2010
     re.compile(r"\b(?P<m>[01]?\d)/(?P<d>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b"),
     re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])/(?P<m>[01]?\d)/(?P<y>(?:19|20)\d\d)\b"),  # 25/11/2007: day first
+    re.compile(r"\b(?P<m>[01]?\d)-(?P<d>[0-3]?\d)-(?P<y>(?:19|20)\d\d)\b"),  # a report's "03-01-2010"
+    re.compile(r"\b(?P<d>1[3-9]|2\d|3[01])-(?P<m>[01]?\d)-(?P<y>(?:19|20)\d\d)\b"),
     # a terminal's or a US form's "07/01/06", "11/01/07" (month first; day first when the first is over 12)
     re.compile(r"(?<![\w/.])(?<![A-Z]{2}\s)(?P<m>0[1-9]|1[0-2])/(?P<d>[0-3]\d)/(?P<yy>\d\d)(?![\w/.%])"),
     re.compile(r"(?<![\w/.])(?<![A-Z]{2}\s)(?P<d>1[3-9]|2\d|3[01])/(?P<m>0[1-9]|1[0-2])/(?P<yy>\d\d)(?![\w/.%])"),
@@ -144,8 +146,8 @@ def _dates_of(text: str) -> tuple[DateMention, ...]:
             if value is None:
                 continue
             taken.append((m.start(), m.end()))
-            ambiguous = re.fullmatch(r"(0?[1-9]|1[0-2])/(0?[1-9]|1[0-2])/(\d{4})", m.group(0))
-            alt = "" if ambiguous is None else f"{ambiguous[3]}-{int(ambiguous[2]):02d}-{int(ambiguous[1]):02d}"
+            ambiguous = re.fullmatch(r"(0?[1-9]|1[0-2])([/-])(0?[1-9]|1[0-2])\2(\d{4})", m.group(0))
+            alt = "" if ambiguous is None else f"{ambiguous[4]}-{int(ambiguous[3]):02d}-{int(ambiguous[1]):02d}"
             out.append(DateMention(value, m.group(0), m.start(), m.end(), alt if alt != value else ""))
     for d in list(out):  # "Jun 2017 – Present": the range is still running
         running = re.match(r"\s*(?:–|-|—|to|until)\s*(present|now|current|today|date)\b", text[d.end:], re.I)

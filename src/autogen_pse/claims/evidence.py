@@ -124,6 +124,7 @@ class Source(BaseModel):
 
     id: str
     text: str
+    entity: str | None = None  # the entity the passage states something of (a CV bullet's role)
 
 
 class Evidence(BaseModel):

@@ -40,7 +40,7 @@ _ORDERS = re.compile(r"\b(?:orders?|trades?|tickets?|fills?|executions?|blotter)
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
 _RULE_BEFORE = re.compile(
     rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:pct|percent|days?|d)\W{{1,3}})?(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$"
-    r"|[≥≤]\s*[−-]?$|"  # "threshold pct: -10.00" (a log's field)
+    r"|[≥≤]\s*[−-]?$|\((?:[<>]=?|[≥≤])\s*[−-]?$|"  # "threshold pct: -10.00" (a log's field), "851 DAYS (>=730)"
     r"\bexcess\s+(?:over|above|beyond)\s+(?:the\s+)?$"  # "the exact excess over 30 % is $17,607.87"
     r"|\b(?:exceed(?:s|ed|ing)?|breach(?:es|ed|ing)?)\s+(?:the\s+)?$"  # "(851 days) exceeds 730 days"
     r"|\bback\s+(?:down\s+|under\s+)?(?:to|under|below)\s+(?:the\s+)?$"  # "sell 79 to get back down to 30%"
@@ -261,7 +261,9 @@ class Figures(Binding, Derived, Counts, Durations):
         rule_paren = re.search(r"\b(?:rule|limit|threshold|cap|level)s?\W{0,3}\([^()]*$", text[: q.start], re.I)
         # "threshold 730 days", "vs a 30% limit", "beyond the (20%) level", "Stop-loss at -20%", "≥730d": a rule's level
         rule_near = _RULE_BEFORE.search(text, 0, q.start) or _RULE_AFTER.match(text, q.end)
-        stated_rule = bool(_NORM.search(text)) and not mentions
+        norm = _NORM.search(text)  # (named before any holding is: "the rule only bites if there's a loss of ten
+        # percent or more, and only two of them are losing money: Google and Microsoft")
+        stated_rule = norm is not None and not any(m.start < max(norm.end(), q.start) for m in mentions)
         if stated_rule or rule_paren or rule_near:  # "No position may exceed 30 %"
             rules = [m for m in self.ev.metrics if m.scope == "global"]
             pool = [f for m in rules for f in self._pool(None, m, compatible, 0)]
@@ -357,7 +359,7 @@ class Figures(Binding, Derived, Counts, Durations):
         # (or written to every digit: "It is — 241.97% on cost", "241.97%" being Amazon's to the digit)
         loose = _elliptical(text) or (precise(q) and not _GLOBAL_NEAR.search(text))
         unnamed = entity is None and not mentions and loose and [
-            f for f in self.ev.facts if f.entity and f.unit in compatible and matches(q, f.value)
+            f for f in self.ev.facts if f.entity and not f.named_only and f.unit in compatible and matches(q, f.value)
             and (precise(q) or any(f.metric == m.name for m in metrics))]  # ("a long-held loss (851 days)")
         if status is Status.CONTRADICTED and unnamed:  # "Gain about forty-six thousand one hundred.": a reply
             # about the holding just discussed, which the sentence does not name — true of one, not checkable

@@ -158,7 +158,7 @@ ADVICE = re.compile(
     r"suggested|suggests|worth|prefer|need to|needs to|must|ought|plan to|aim to|let's|we'll|i'd|advisable|"
     r"propose|proposed|opportunity|option|options|candidate|if|unless|whether|intend|want to|going forward|"
     r"next step|next steps|to-do|todo|action item|please|make sure|ensure|keep an eye|monitor|revisit|reassess|"
-    r"re-run|rerun|check|confirm|document|discuss|schedule|set up|track|next|upcoming|in the coming|"
+    r"re-run|rerun|check|confirm|(?<!-)(?<!design )document|discuss|schedule|set up|track|next|upcoming|in the coming|"
     r"proceed to|progress to|advance to|move (?:her|him|them|the candidate) to|probe|ask about|dig into)\b",
     re.IGNORECASE,
 )

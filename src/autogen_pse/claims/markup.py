@@ -27,10 +27,12 @@ _LEFT_FOR_PERSON = re.compile(
     r"(?:\b(?:institution|university|school|college|employer|company|client|name)\s+)?"  # "institution [REDACTED]"
     r"\[[^\]\[\n]{0,30}\b(?:redacted|removed|withheld|anonymi[sz]ed|confidential|pii)\b[^\]\n]{0,40}\]"
     r"|\[(?:insert|add|enter|fill\s+in|confirm|check|verify|tbc|tbd|todo|to\s+do)\b(?!:)[^\]\n]{0,80}\]"
-    r"|(?:\*{3,}|[•●]{3,}|[xX#]{4,})[ -]?\d{2,6}\b"
+    r"|(?:[*•●xX#]{4,}|(?:[*•●xX#]{2,4}-){1,3})\d{2,6}(?![\d%]|[.,]\d)"  # "****4821", "***-**-1234", "XXXX-XXXX-4821"
     r"|\b(?:account|acct|a/c|card|policy)\s+(?:ending|ends)\s+(?:in\s+)?\d{3,6}\b",
     re.IGNORECASE,
 )
+# "_Speaker notes:_ Google is the interesting one": the label of what a presenter says (which is claimed)
+_NOTES_LABEL = re.compile(r"(?im)^[ \t>]*(?:[-*+][ \t]+)?[*_]*(?:speaker|presenter)[ \t]+notes?[*_]*[ \t]*[:—–-][*_]*")
 _ESCAPE = re.compile(r"\\(?=[$%#*_&])")  # Markdown's escapes: "\$127,157.10", "100\%"
 # a document pasted with its tracked changes (Markdown strikethrough, CriticMarkup, a word processor's
 # "[inserted: …]" and "[Comment JD: …]"): the deleted text and the reviewers' notes are no claims; the
@@ -230,6 +232,7 @@ def edits(text: str) -> str:
     text = _macros(_misheard(_diffs(_tracked_changes(text))))
     text = _ESCAPE.sub(" ", text)
     text = _LEFT_FOR_PERSON.sub(lambda m: " " * len(m.group(0)), text)
+    text = _NOTES_LABEL.sub(lambda m: " " * len(m.group(0)), text)
     return _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
 
 

@@ -1,6 +1,7 @@
 """A Mermaid diagram fenced in Markdown (```` ```mermaid ````), read as the text it shows: a pie chart's
 slices ("AAPL" : 43.85), a flowchart's node and edge labels (``AAPL["AAPL · 43.85%"] -->|over cap|
-TRIM``), a Gantt chart's tasks with their dates (``IBM :ibm, 2006-07-01, 2010-03-01``), a mind map's
+TRIM``), a Gantt chart's tasks with their dates (``IBM :ibm, 2006-07-01, 2010-03-01``; a month's first or last day
+stands for the month, a task's length is no claim), a mind map's
 or a timeline's lines as list items.
 
 Keywords, node ids, shapes, arrows and styling are blanked; an arrow or a line break in a label
@@ -13,6 +14,7 @@ their own.
 
 from __future__ import annotations
 
+import calendar
 import re
 
 _DIAGRAM = re.compile(r"^\s*(\w[\w-]*)")  # the first word: the diagram's type
@@ -38,6 +40,17 @@ _GANTT_TASK = re.compile(  # "IBM :done, ibm, 2006-07-01, …": the task's name,
     r"^([^:\n]*?)[ \t]*:[ \t]*(?:(?:done|active|crit|milestone)[ \t]*,[ \t]*)*(?:[A-Za-z_][\w-]*[ \t]*,)?", re.M
 )
 
+_GANTT_DURATION = re.compile(r"(?<=,)[ \t]*\d+(?:ms|[smhdwMy])[ \t]*$", re.M)  # a task's length ("0d", "3w")
+_GANTT_DAY = re.compile(r"\b((?:19|20)\d{2})-(0[1-9]|1[0-2])-(\d{2})\b")
+
+
+def _month_of(m: re.Match[str]) -> str:
+    """A Gantt bar's first or last day of a month as the month it stands for ("2020-02-29": Feb 2020)."""
+    year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if day == 1 or day == calendar.monthrange(year, month)[1]:
+        return f"{m.group(1)}-{m.group(2)}   "
+    return m.group(0)
+
 
 def mermaid_as_text(body: str) -> str:
     """``body`` of a Mermaid block read as text (see the module docstring); the same length."""
@@ -47,6 +60,8 @@ def mermaid_as_text(body: str) -> str:
     text = _KEYWORD_LINE.sub(lambda m: " " * len(m.group(0)), text)
     if kind == "gantt":
         text = _GANTT_TASK.sub(lambda m: m.group(1) + ":" + " " * (m.end() - m.end(1) - 1), text)
+        text = _GANTT_DURATION.sub(lambda m: " " * len(m.group(0)), text)  # "…, 2020-03-01, 0d": a milestone
+        text = _GANTT_DAY.sub(_month_of, text)
     elif kind in ("flowchart", "graph", "statediagram", "statediagram-v2"):
         text = _edges(text)
     elif kind in ("mindmap", "timeline"):  # a node per line: a list item ("root((Portfolio))": its label)

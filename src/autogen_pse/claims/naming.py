@@ -29,6 +29,8 @@ from .quantities import Quantity, matches
 from .state import VerifierState
 
 # "its weight exceeds the 30 % cap": the figure is what it is held to
+# "Google's was close behind, around fifty-eight", "a close second": near, not the closing price
+_NEAR_CLOSE = re.compile(r"\s+(?:behind|second|third|call|enough|by)\b", re.IGNORECASE)
 _BENCHMARK = re.compile(
     r"\b(?:exceed\w*|above|over|below|under|beyond|past|breach\w*|against)\s+(?:the|its|their|our|your|a)\s*$",
     re.IGNORECASE,
@@ -95,7 +97,8 @@ class MetricNaming(VerifierState):
             if rx is None or (first is not None and not first & words):
                 continue  # none of its phrases can start here (a regex of hundreds of phrases is slow)
             spans += [(m.start(), m.end(), metric) for m in rx.finditer(text)
-                      if not (m.group(0).lower() == "up" and _SUMMED_UP.search(text, 0, m.start()))]
+                      if not (m.group(0).lower() == "up" and _SUMMED_UP.search(text, 0, m.start()))
+                      and not (m.group(0).lower() == "close" and _NEAR_CLOSE.match(text, m.end()))]
         spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
         out: list[tuple[int, int, Metric]] = []
         reach, since = -1, -1  # the furthest end of a kept phrase, and the earliest start reaching it

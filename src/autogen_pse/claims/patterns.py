@@ -119,7 +119,8 @@ _PRONOUN = re.compile(
     r"|\b(?:despite|while|since|as) being\b",
     re.IGNORECASE,
 )
-_VERSUS_FIGURE = re.compile(r"[\d%]\s*(?:vs\.?|versus)\s+[~≈]?$", re.IGNORECASE)  # "−6,606.00 vs −5,312.40"
+_VERSUS_FIGURE = re.compile(r"(?:[\d%]|\d(?:k|m|bn))\s*(?:vs\.?|versus)\s+[~≈]?$", re.IGNORECASE)  # "−6,606.00 vs
+# −5,312.40", "$46.1k vs $9.1k"
 _VERSUS = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|relative to)(?!\w)", re.IGNORECASE)
 _LIST_SEP = re.compile(r"[\s,]*(?:and|&|or|,|/|\+)?[\s,]*", re.IGNORECASE)
 _RUN_SEP = re.compile(r"[\s,]*(?:and|&|/|vs\.?|versus|or|–|-|to)?[\s,]*", re.IGNORECASE)
@@ -158,6 +159,8 @@ _HYPOTHETICAL = re.compile(
     r"\bif\s+(?:you|we|she|he|they|I)\s+(?:moved|sold|put|bought|added|switched|shifted)\b[^.;]{0,80}\bwould\b|"
     r"\bwould\s+(?:put|take|bring|leave)\s+(?:it|them)\s+(?:at|to|below|above|under)\b|"  # "a close at $554.40 would
     # put it at −20%"
+    r"\bthan\s+(?:to\s+)?be\s+at\b|"  # "I'd rather decide now than be at −25% in six months"
+    r"\b(?:keep|kept)\s+wanting\s+to\s+(?:write|say|type)\b|\b(?:almost|nearly)\s+(?:wrote|typed)\b|"  # a slip avoided
     r"hypothetical|suppose|imagine|for example|e\.g\.)",
     re.IGNORECASE,
 )

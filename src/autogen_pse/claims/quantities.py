@@ -125,14 +125,14 @@ _HEDGES = [
     (
         "over",
         r"over|more\s+than|above|north\s+of|upwards\s+of|at\s+least|well\s+over|in\s+excess\s+of"
-        r"|exceeding|better\s+than|greater\s+than|worse\s+than|deeper\s+than|beyond|past|>|≥"
+        r"|exceeding|better\s+than|greater\s+than|worse\s+than|deeper\s+than|longer\s+than|beyond|past|>|≥"
         r"|(?:larger|bigger|greater|deeper|worse)\s+(?:[a-z-]+\s+){1,2}than",  # "a larger drawdown than 20%"
     ),
     (
         "under",
         r"under|less\s+than|below|at\s+most|(?<!\badd\s)(?<!\badds\s)(?<!\badded\s)(?<!\bsum\s)(?<!\bsums\s)"
         r"(?<!\bcome\s)(?<!\bcomes\s)up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"  # not "add up to"
-        r"|<|≤|shy\s+of|short\s+of|(?:smaller|shallower)\s+(?:[a-z-]+\s+){1,2}than",
+        r"|<|≤|shy\s+of|short\s+of|shorter\s+than|(?:smaller|shallower)\s+(?:[a-z-]+\s+){1,2}than",
     ),
 ]
 _HEDGE_RE = re.compile(
@@ -357,10 +357,12 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if unit == "money" and cents and (words_value(cents.group(1)) or 0) < 100:  # "… dollars and sixty cents"
             value += (words_value(cents.group(1)) or 0) / 100
             end += cents.end()
-        hedge, _h = _hedge_before(text, m.start())
+        # "minus three percent"
+        minus = re.search(r"\bminus\s+$", text[max(0, m.start() - 7) : m.start()], re.IGNORECASE)
+        hedge, _h = _hedge_before(text, m.start() - (len(minus.group(0)) if minus else 0))
         add(
             Quantity(
-                value * factor,
+                value * factor * (-1 if minus else 1),
                 unit,
                 text[m.start() : end],
                 m.start(),
@@ -370,6 +372,7 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
                 * (100 if phrase.lower().endswith("hundred") else 1)
                 * factor,
                 hedge,
+                -1 if minus else 0,
                 kind="spoken" if spoken else "words",
             )
         )

@@ -26,6 +26,8 @@ _UNDER_LIMIT = re.compile(r"(?:under|below|inside)\s+(?:the|its)\s+(?:[\d.]+\s*%
 # "with the stop-loss not yet hit it may be worth adding …": the negation is of a state, not of the action
 _NEGATED_STATE = re.compile(r"(?:\s+yet)?\s+(?:been\s+)?(?:hit|triggered|breached|reached|crossed|tripped|touched)\b",
                             re.IGNORECASE)
+_ALL_OF = re.compile(r"\b(?:all|entire|entirely|whole|every|completely|fully|outright|altogether|in\s+full|out\s+of"
+                     r"|the\s+lot|remaining|position)\b", re.IGNORECASE)
 _POINTS_BEFORE = re.compile(r"(?:points?|pts?|pp|p\.p\.)\s*$", re.IGNORECASE)
 _BROUGHT = re.compile(
     r"\b(?:back|to|brings?|bringing|gets?|getting|takes?|taking|puts?|putting|until|after|would|will|once|keeps?"
@@ -230,6 +232,10 @@ class Relations(Directions, Ranks, Figures):
                                                                               gap, re.IGNORECASE):
                     actions = list(dict.fromkeys(actions + self._partial(m.group(0))))  # "the sale of Apple
                     # shares": some of them, unless it says all
+                elif re.match(r"sell|sold", m.group(0), re.IGNORECASE) and not find_quantities(gap) \
+                        and not _ALL_OF.search(gap + text[target.end : target.end + 30]):
+                    # "before you sell Apple": of a holding the rules let you sell part of, a part, unless it says all
+                    actions = list(dict.fromkeys(actions + self._partial(m.group(0))))
             finding = self._allowed(actions, entity, m.group(0))
             if _DENIED.match(tail):  # "Buy more Google — not allowed.": the text says the rules forbid it
                 ok = finding.status is not Status.SUPPORTED

@@ -86,6 +86,7 @@ _REMARKS = re.compile(
 
 # a job platform's panels about the candidate, not sections of the CV: "Qualifications match: Strong",
 # "Years of experience — 9 years", "Screener questions", "Job preferences", "What I'm looking for"
+_SLIDE_NOTES = re.compile(r"(?:slide\s+\d{1,2}\s+)?(?:q and a|questions|open questions)")  # "Slide 6 — Q&A"
 _PANELS = re.compile(r"\b(?:qualifications? match|years of (?:relevant |professional )?experience|screener questions?|"
                      r"job preferences?|looking for)\b")
 
@@ -93,7 +94,7 @@ _PANELS = re.compile(r"\b(?:qualifications? match|years of (?:relevant |professi
 def classify_section(title: str) -> str | None:
     """Section class of a heading text (``"Work Experience"`` → ``"experience"``) or ``None``."""
     words = norm_text(clean_inline(title))
-    if _PANELS.search(words):
+    if _PANELS.search(words) or _SLIDE_NOTES.fullmatch(words):
         return "notes"
     if words and len(words.split()) <= 10 and _REMARKS.search(words) and not named_classes(title) - {"notes"}:
         return "notes"
