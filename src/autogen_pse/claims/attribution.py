@@ -9,8 +9,10 @@ from __future__ import annotations
 import itertools
 import re
 
-from .evidence import Source
+from .catalogue import Mention
+from .evidence import Evidence, Source
 from .lexicon import content_words, stem
+from .model import Finding, Status
 
 _MIN_WORDS = 4  # fewer content words say too little to be matched to one passage
 _SHARED = 0.6  # the share of the sentence's words the other entity's passage must hold
@@ -60,3 +62,17 @@ def misattributed(text: str, named: list[tuple[str, int, int]], sources: list[So
         if best is not None and best_share >= _SHARED and own_share < _OWN:
             return best
     return None
+
+
+def misattribution(text: str, found: list[Mention], evidence: Evidence) -> Finding | None:
+    """The finding that ``text`` tells an achievement of an entity it names that the sources state of
+    another ("At Brightline I moved nightly batch jobs to Kafka streams": Harbourside's), or None."""
+    owners = {s.entity for s in evidence.sources if s.entity}
+    told = [(m.entity, m.start, m.end) for m in found if m.entity in owners]
+    other = misattributed(text, told, evidence.sources) if told else None
+    if other is None:
+        return None
+    known = evidence.entity(other.entity)
+    name = known.names[0] if known is not None and known.names else str(other.entity)
+    return Finding(kind="entity", text=next(m.text for m in found if m.entity in owners), status=Status.CONTRADICTED,
+                   evidence=[other.id], note=f"the source states this of {name}: {other.text.strip(' -*')!r}")

@@ -82,6 +82,14 @@ def pipe_cells(line: str, base: int) -> list[tuple[str, int]]:
     return out
 
 
+# a table's total row ("| Total | 100% |"), a row's number or record code before it, words of a sum ("G7 sums
+# to 100%"), and a column of values whose row says what each is ("| Cell | Value | What it means |")
+TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|port|book|overall|grand total)(?![\w])")
+ROW_INDEX = re.compile(  # "7 | TOTAL | …": a spreadsheet's row number; "T01 TOTAL …": a report's record code
+    r"^[\s*_|]*(?:\d{1,3}\s*\|[\s*_|]*|[A-Z]{1,3}\d{0,3}\s+(?=(?i:total|totals|tot\b|sum\b|grand\b)))?")
+SUMS_TO = re.compile(r"\b(?:sums?|summing|adds?\s+up|adding\s+up|totals?|totalling|totaling)\b", re.IGNORECASE)
+VALUE_COLUMN = re.compile(r"(?i:values?)")
+MEANING_COLUMN = re.compile(r"(?i:mean|description|explanation|what|label|metric|measure|item|field)")
 TEXT_RULE = re.compile(r"[-=─━_ ]{5,}")
 _GROUP = re.compile(r"[-=─━]{2,} .+ [-=─━]{2,}")  # "---- PRO-FORMA ----": a group of columns
 _FIGURE_DIGIT = re.compile(r"(?<![A-Za-z(\d])\d(?!\d*[MYDW]\b)")  # a figure's digit, not a name's ("VOL(36M)",

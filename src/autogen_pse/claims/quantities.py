@@ -357,22 +357,19 @@ def find_quantities(text: str, skip: list[tuple[int, int]] | None = None) -> lis
         if unit == "money" and cents and (words_value(cents.group(1)) or 0) < 100:  # "… dollars and sixty cents"
             value += (words_value(cents.group(1)) or 0) / 100
             end += cents.end()
-        # "minus three percent"
-        minus = re.search(r"\bminus\s+$", text[max(0, m.start() - 7) : m.start()], re.IGNORECASE)
+        minus = re.search(r"\bminus\s+$", text[max(0, m.start() - 7) : m.start()], re.IGNORECASE)  # "minus ten"
         hedge, _h = _hedge_before(text, m.start() - (len(minus.group(0)) if minus else 0))
         add(
             Quantity(
                 value * factor * (-1 if minus else 1),
                 unit,
                 text[m.start() : end],
-                m.start(),
-                end,
+                m.start(), end,
                 (0.25 * half_scale if half
                  else _SCALES.get(phrase.lower().rsplit(None, 1)[-1], 1.0) * words_precision(phrase))
                 * (100 if phrase.lower().endswith("hundred") else 1)
                 * factor,
-                hedge,
-                -1 if minus else 0,
+                hedge, -1 if minus else 0,
                 kind="spoken" if spoken else "words",
             )
         )

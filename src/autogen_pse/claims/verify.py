@@ -22,8 +22,9 @@ from typing import Any
 from .absence import says_absent
 from .arithmetic import check_computations, worked_at
 from .asides import aside_before, in_parenthesis
-from .attribution import misattributed
+from .attribution import misattribution
 from .catalogue import Catalogue, is_label
+from .cells import MEANING_COLUMN, ROW_INDEX, SUMS_TO, TOTAL_ROW, VALUE_COLUMN
 from .dates import find_dates, name_spans
 from .derived import implied_amounts
 from .evidence import Evidence, FactValue, Metric
@@ -72,16 +73,8 @@ from .transitions import reversed_change, terms
 
 # "Rust and gRPC are not on her CV", "gaps: Rust": naming what the sources lack claims nothing
 _TOTAL_UP = re.compile(r"\b(?:add|adds|added|adding|sum|sums|summed|come|comes|tot|tots|totted)\s+$", re.IGNORECASE)
-_TOTAL_ROW = re.compile(r"(?i:total|totals|tot\.?|sum|Σ|all|portfolio|port|book|overall|grand total)(?![\w])")
-_ROW_INDEX = re.compile(  # "7 | TOTAL | …": a spreadsheet's row number; "T01 TOTAL …": a report's record code
-    r"^[\s*_|]*(?:\d{1,3}\s*\|[\s*_|]*|[A-Z]{1,3}\d{0,3}\s+(?=(?i:total|totals|tot\b|sum\b|grand\b)))?")
-_SUMS_TO = re.compile(r"\b(?:sums?|summing|adds?\s+up|adding\s+up|totals?|totalling|totaling)\b", re.IGNORECASE)
-_VALUE_COLUMN = re.compile(r"(?i:values?)")
-_MEANING_COLUMN = re.compile(r"(?i:mean|description|explanation|what|label|metric|measure|item|field)")
 _TOPIC_LABEL = re.compile(r"\W{0,3}(?:\*\*|__)[^*_\n]{1,40}?(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)")
 
-
-# "| ≈ Years |", "| Years held |", "| Held (yrs) |": a column of periods held, in years
 
 _REACH = r"(?:📧|📞|✉️?|☎️?|\b(?:e-?mail|phone|tel|mobile)\b)"
 _PROFILE_MARK = re.compile(r"[🐙🔗🌐💼]\ufe0f?\s*$")  # "🐙 github": a link to her profile
@@ -97,7 +90,6 @@ class Verifier(Relations, Statements):
 
     def __init__(self, evidence: Evidence) -> None:
         self.ev = evidence
-        self.passage_owners = {s.entity for s in evidence.sources if s.entity}
         self.catalogue = Catalogue(evidence)
         self.metric_re = {
             m.name: phrase_regex(m.words, phrase_end=True, modifiers=True) for m in evidence.metrics if m.words
@@ -173,10 +165,6 @@ class Verifier(Relations, Statements):
         retry, retry_named = self._figure(text, q, implied, spans, qs, prev, paired, others=others,
                                           mentions=mentions, column=column, named=header)
         return (retry, retry_named) if retry.status is Status.SUPPORTED else (finding, named)
-
-    def _entity_name(self, entity_id: str | None) -> str:
-        known = self.ev.entity(entity_id)
-        return known.names[0] if known is not None and known.names else str(entity_id)
 
     def verify(
         self,
@@ -278,10 +266,10 @@ class Verifier(Relations, Statements):
             if q.unit == "count" and in_years_column(column, q):  # "| ≈ Years | 10.2 |"
                 q = replace(q, unit="years")
             total_row = row is not None and (
-                bool(_TOTAL_ROW.match(_ROW_INDEX.sub("", text)))
-                or any(_TOTAL_ROW.fullmatch(c.strip(" *_,.:")) for c in row.values())  # "| # |" holds "Total"
+                bool(TOTAL_ROW.match(ROW_INDEX.sub("", text)))
+                or any(TOTAL_ROW.fullmatch(c.strip(" *_,.:")) for c in row.values())  # "| # |" holds "Total"
             )
-            if (total_row or _SUMS_TO.search(text)) and abs(q.value - 100) < 0.5 and q.unit != "money":
+            if (total_row or SUMS_TO.search(text)) and abs(q.value - 100) < 0.5 and q.unit != "money":
                 # "| Total | 100% | 127,157.10 |": the whole portfolio's share of itself
                 findings.append(Finding(kind="figure", text=q.text, status=Status.SUPPORTED, note="a total row: 100 %"))
                 continue
@@ -297,8 +285,8 @@ class Verifier(Relations, Statements):
                               if any(u in accepted for u in m.units)] if column else []
             if header_metrics and label and self._metrics_for(text, q, metric_spans, quantities):
                 header_metrics = []  # "Mentoring | Mentored 6 engineers; adopted by 3 teams": the cell's own words
-            if _VALUE_COLUMN.fullmatch(column.strip(" *_")) and columns:  # "| Cell | Value | What it means |": the
-                described = [m for name, a, b in columns if _MEANING_COLUMN.search(name)  # row's words say what it is
+            if VALUE_COLUMN.fullmatch(column.strip(" *_")) and columns:  # "| Cell | Value | What it means |": the
+                described = [m for name, a, b in columns if MEANING_COLUMN.search(name)  # row's words say what it is
                              for _s, _e, m in self._metric_spans(text[a:b]) if any(u in accepted for u in m.units)]
                 header_metrics = described or header_metrics
             finding, named = self._figure(
@@ -367,13 +355,8 @@ class Verifier(Relations, Statements):
                         note=f"{m.text} is in no source ({known.kind})",
                     )
                 )
-        told = [(m.entity, m.start, m.end) for m in found if m.entity in self.passage_owners]
-        other = misattributed(plain, told, self.ev.sources) if told and not advice else None
-        if other is not None:  # "At Brightline I moved nightly batch jobs to Kafka streams": Harbourside's
-            findings.append(Finding(kind="entity", text=next(m.text for m in found if m.entity in self.passage_owners),
-                                    status=Status.CONTRADICTED, evidence=[other.id],
-                                    note=f"the source states this of {self._entity_name(other.entity)}: "
-                                         f"{other.text.strip(' -*')!r}"))
+        if not advice and (swapped := misattribution(plain, found, self.ev)) is not None:
+            findings.append(swapped)  # an achievement the sources state of another entity than the one named
         turned = reversed_change(text, self.changes, self.alias) if self.changes else None
         if turned is not None:
             findings.append(
