@@ -46,6 +46,11 @@ def assert_pair(verifier: Verifier, faithful: str, fabricated: str) -> None:
     assert Status.CONTRADICTED in statuses(verifier, fabricated), fabricated
 
 
+def failed_checks(checker: Checker, text: str) -> set[str]:
+    """The names of the checks ``text`` fails with an error (the section outline aside)."""
+    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
+
+
 def check(checker: Checker, text: str, name: str = "review.md") -> DocumentReport:
     return check_document(checker, name, text)
 

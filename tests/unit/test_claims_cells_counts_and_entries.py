@@ -9,7 +9,7 @@ import pytest
 
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier
-from tests.claims_support import assert_pair, status_of
+from tests.claims_support import assert_pair, failed_checks, status_of
 
 
 @pytest.mark.parametrize(
@@ -90,20 +90,17 @@ github.com/elena-marsh-example
 """
 
 
-def _errors(checker: Checker, text: str) -> set[str]:
-    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
-
 
 def test_one_line_education_a_city_before_a_colon_and_a_contact_section(resume_checker: Checker) -> None:
-    assert _errors(resume_checker, EDUCATION_LINES) == set()
+    assert failed_checks(resume_checker, EDUCATION_LINES) == set()
     for good, bad in [("BSc Mathematics (York", "BSc Physics (York"), ("(Leeds, 2015)", "(Oxford, 2015)"),
                       ("Manchester: Senior Backend", "Manchester: Principal Backend")]:
-        assert _errors(resume_checker, EDUCATION_LINES.replace(good, bad)), bad
+        assert failed_checks(resume_checker, EDUCATION_LINES.replace(good, bad)), bad
 
 
 def test_years_of_experience_in_a_profiles_header_is_no_section(resume_checker: Checker) -> None:
     header = "**Current:** Senior Backend Engineer, Brightline Payments Ltd\n**Experience:** 9 years, backend, Go\n\n"
-    assert _errors(resume_checker, header + EDUCATION_LINES.split("\n", 2)[2]) == set()
+    assert failed_checks(resume_checker, header + EDUCATION_LINES.split("\n", 2)[2]) == set()
 
 
 @pytest.mark.parametrize(
@@ -266,12 +263,12 @@ Led the migration of 14 Python services from a monolith to Kubernetes on AWS.
 
 
 def test_a_heading_run_into_its_line_and_a_sought_roles_caption(resume_checker: Checker) -> None:
-    assert "titles" not in _errors(resume_checker, PDF_HEAD)
-    assert "titles" in _errors(resume_checker, PDF_HEAD.replace("Summary Backend engineer", "Summary Principal engineer"))
+    assert "titles" not in failed_checks(resume_checker, PDF_HEAD)
+    assert "titles" in failed_checks(resume_checker, PDF_HEAD.replace("Summary Backend engineer", "Summary Principal engineer"))
     caption = "POSITION\nStaff Backend Engineer, Payments Platform\n\n"
     held = PDF_HEAD.replace("elena.marsh@example.com · +44 7700 900123\n", "elena.marsh@example.com\n" + caption)
-    assert "titles" not in _errors(resume_checker, held)  # the Europass headline: the job applied for
-    assert "titles" in _errors(resume_checker, held.replace("POSITION\n", ""))
+    assert "titles" not in failed_checks(resume_checker, held)  # the Europass headline: the job applied for
+    assert "titles" in failed_checks(resume_checker, held.replace("POSITION\n", ""))
 
 
 ENTRY = ("**January 2007 — Amazon.** 100 shares at $37.67, now $128.82. That's 47.52% a year, the fastest "
@@ -310,8 +307,8 @@ PROJECTS = """\
 
 
 def test_a_project_drawn_from_the_cvs_work_is_an_entry_of_record(resume_checker: Checker) -> None:
-    assert "entries" not in _errors(resume_checker, PROJECTS)
-    assert "entries" in _errors(resume_checker, PROJECTS.replace("Idempotent payments API", "Fraud detection engine"))
+    assert "entries" not in failed_checks(resume_checker, PROJECTS)
+    assert "entries" in failed_checks(resume_checker, PROJECTS.replace("Idempotent payments API", "Fraud detection engine"))
 
 
 def test_a_figure_tagged_with_its_holding_and_cents_on_the_dollar(portfolio_verifier: Verifier) -> None:

@@ -13,7 +13,7 @@ from autogen_pse.checking import Checker
 from autogen_pse.claims import Verifier
 from autogen_pse.claims.dataliterals import data_as_yaml
 from autogen_pse.claims.dates import find_dates, name_spans
-from tests.claims_support import assert_pair, check, failing
+from tests.claims_support import assert_pair, check, failed_checks, failing
 
 CV_TOML = """\
 Tailored for the Tidewater Financial Staff Backend Engineer ad. I keep my CV as TOML, so here is the source.
@@ -61,9 +61,6 @@ data      = { keywords = ["PostgreSQL", "Kafka"] }
 """
 
 
-def _failing_checks(checker: Checker, text: str) -> set[str]:
-    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
-
 
 def test_toml_is_read_as_yaml() -> None:
     read = data_as_yaml(CV_TOML)
@@ -85,7 +82,7 @@ def test_a_bare_toml_file_with_a_note_under_it_is_read() -> None:
 def test_a_toml_cv_passes(resume_checker: Checker) -> None:
     report = check(resume_checker, CV_TOML, "cv.md")
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
-    assert not _failing_checks(resume_checker, CV_TOML)
+    assert not failed_checks(resume_checker, CV_TOML)
     # its structure is read from the TOML itself: the sections are there
     [sections] = [r for r in resume_checker.check(CV_TOML) if r.name == "sections"]
     assert sections.unsupported == ["missing section Certifications"]  # the sample has none
@@ -101,7 +98,7 @@ def test_a_toml_cv_passes(resume_checker: Checker) -> None:
 def test_toml_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
     assert good in CV_TOML
     twin = CV_TOML.replace(good, bad)
-    assert check(resume_checker, twin, "cv.md").contradicted >= 1 or _failing_checks(resume_checker, twin)
+    assert check(resume_checker, twin, "cv.md").contradicted >= 1 or failed_checks(resume_checker, twin)
 
 
 CHANGELOG = """\
@@ -156,7 +153,7 @@ Jun 2017 – Feb 2020 · Hamburg, Germany
 def test_a_changelog_cv_passes(resume_checker: Checker) -> None:
     report = check(resume_checker, CHANGELOG, "CHANGELOG.md")
     assert report.contradicted == 0 and report.unverifiable == 0, failing(report)
-    assert not _failing_checks(resume_checker, CHANGELOG)
+    assert not failed_checks(resume_checker, CHANGELOG)
 
 
 @pytest.mark.parametrize(("good", "bad"), [
@@ -169,7 +166,7 @@ def test_a_changelog_cv_passes(resume_checker: Checker) -> None:
 def test_changelog_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
     assert good in CHANGELOG
     twin = CHANGELOG.replace(good, bad)
-    assert check(resume_checker, twin, "CHANGELOG.md").contradicted >= 1 or _failing_checks(resume_checker, twin)
+    assert check(resume_checker, twin, "CHANGELOG.md").contradicted >= 1 or failed_checks(resume_checker, twin)
 
 
 def test_version_headings_are_dates_and_versions_no_figures() -> None:
@@ -278,7 +275,7 @@ def test_a_job_hunt_thread_passes(resume_checker: Checker) -> None:
     report = check(resume_checker, THREAD, "thread.md")
     assert report.contradicted == 0, failing(report)
     assert "Same" not in " ".join(failing(report))  # "2/3 Same job": a post's number, then its first word
-    assert not _failing_checks(resume_checker, THREAD)
+    assert not failed_checks(resume_checker, THREAD)
 
 
 @pytest.mark.parametrize(("good", "bad"), [
@@ -287,7 +284,7 @@ def test_a_job_hunt_thread_passes(resume_checker: Checker) -> None:
 ])
 def test_job_hunt_thread_twins_fail(resume_checker: Checker, good: str, bad: str) -> None:
     twin = THREAD.replace(good, bad)
-    assert check(resume_checker, twin, "thread.md").contradicted >= 1 or _failing_checks(resume_checker, twin)
+    assert check(resume_checker, twin, "thread.md").contradicted >= 1 or failed_checks(resume_checker, twin)
 
 
 def test_a_tellings_length_in_minutes_is_no_figure(resume_verifier: Verifier) -> None:

@@ -11,7 +11,7 @@ from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
 from autogen_pse.claims.orgmode import is_org, read_org
 from autogen_pse.claims.quantities import find_quantities
-from tests.claims_support import assert_pair, statuses
+from tests.claims_support import assert_pair, failed_checks, statuses
 
 ORG_CV = """#+TITLE: Elena Marsh — CV
 #+OPTIONS: toc:nil num:nil
@@ -38,9 +38,6 @@ ORG_CV = """#+TITLE: Elena Marsh — CV
 """
 
 
-def _errors(checker: Checker, text: str) -> set[str]:
-    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"}
-
 
 def test_org_mode_reads_as_markdown_of_the_same_length() -> None:
     assert is_org(ORG_CV) and not is_org("* a Markdown bullet\n* another\n")
@@ -52,9 +49,9 @@ def test_org_mode_reads_as_markdown_of_the_same_length() -> None:
 
 
 def test_an_org_mode_cv_keeps_its_entries(resume_checker: Checker) -> None:
-    assert not _errors(resume_checker, ORG_CV) & {"employers", "entries", "titles", "claims"}
-    assert "titles" in _errors(resume_checker, ORG_CV.replace("** Senior Backend", "** Lead Backend"))
-    assert "claims" in _errors(resume_checker, ORG_CV.replace("by 60%", "by 80%"))
+    assert not failed_checks(resume_checker, ORG_CV) & {"employers", "entries", "titles", "claims"}
+    assert "titles" in failed_checks(resume_checker, ORG_CV.replace("** Senior Backend", "** Lead Backend"))
+    assert "claims" in failed_checks(resume_checker, ORG_CV.replace("by 60%", "by 80%"))
 
 
 LETTER = """Harbourside Logistics GmbH · Hamburg
@@ -73,10 +70,10 @@ Harbourside Logistics GmbH
 
 def test_a_reference_letter_is_signed_by_its_writer_not_the_candidate(resume_checker: Checker) -> None:
     """The referee's title under the close and in a memo's "From:" line is not a title she held."""
-    assert not _errors(resume_checker, LETTER) & {"titles", "claims", "unverifiable"}
+    assert not failed_checks(resume_checker, LETTER) & {"titles", "claims", "unverifiable"}
     memo = "From: Engineering Manager, Brightline Payments Ltd\n\n" + LETTER.split("\n", 2)[2]
-    assert not _errors(resume_checker, memo) & {"titles"}
-    assert "titles" in _errors(resume_checker, LETTER.replace("as a Backend Engineer", "as a Lead Backend Engineer"))
+    assert not failed_checks(resume_checker, memo) & {"titles"}
+    assert "titles" in failed_checks(resume_checker, LETTER.replace("as a Backend Engineer", "as a Lead Backend Engineer"))
 
 
 @pytest.mark.parametrize(
@@ -92,8 +89,8 @@ def test_a_reference_letter_is_signed_by_its_writer_not_the_candidate(resume_che
     ],
 )
 def test_a_title_in_prose_is_the_named_employers_own(resume_checker: Checker, faithful: str, wrong: str) -> None:
-    assert "titles" not in _errors(resume_checker, faithful)
-    assert "titles" in _errors(resume_checker, wrong)
+    assert "titles" not in failed_checks(resume_checker, faithful)
+    assert "titles" in failed_checks(resume_checker, wrong)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +102,7 @@ def test_a_title_in_prose_is_the_named_employers_own(resume_checker: Checker, fa
     ],
 )
 def test_titles_in_prose_that_are_no_titles_held(resume_checker: Checker, prose: str) -> None:
-    assert "titles" not in _errors(resume_checker, prose)
+    assert "titles" not in failed_checks(resume_checker, prose)
 
 
 @pytest.mark.parametrize(
@@ -202,8 +199,8 @@ def test_a_debriefs_remarks_after_the_cv_are_no_entries(resume_checker: Checker)
                "**Gaps**: no Rust, no gRPC (both nice-to-haves); nothing on design docs.\n\n"
                "### How your CV lines up with the ad\n\n| Requirement | Evidence | Match |\n|---|---|---|\n"
                "| Payment APIs | Idempotent Go payments API | ✅ |\n\n**Recommendation:** proceed.\n")
-    assert not _errors(resume_checker, debrief) & {"employers", "entries", "titles", "degrees"}
-    assert "titles" in _errors(resume_checker, debrief.replace("now: Senior", "now: Staff"))
+    assert not failed_checks(resume_checker, debrief) & {"employers", "entries", "titles", "degrees"}
+    assert "titles" in failed_checks(resume_checker, debrief.replace("now: Senior", "now: Staff"))
 
 
 def test_plain_text_o_bullets_and_wrapped_lines(resume_verifier: Verifier) -> None:
@@ -215,7 +212,7 @@ def test_plain_text_o_bullets_and_wrapped_lines(resume_verifier: Verifier) -> No
 def test_an_info_panels_role_is_the_new_job(resume_checker: Checker) -> None:
     page = ("# Payments Platform / Team / Elena Marsh\n\n**Role**       Staff Backend Engineer\n"
             "**Previously** Brightline Payments Ltd — Senior Backend Engineer (Mar 2020 – present)\n")
-    assert "titles" not in _errors(resume_checker, page)
+    assert "titles" not in failed_checks(resume_checker, page)
 
 
 @pytest.mark.parametrize(

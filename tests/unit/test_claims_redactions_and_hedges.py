@@ -11,7 +11,7 @@ import pytest
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Verifier, build_ledger
 from autogen_pse.claims.model import Status
-from tests.claims_support import assert_pair, statuses
+from tests.claims_support import assert_pair, failed_checks, statuses
 
 BOX_TABLE = """\
 ┌────────┬─────┬────────────┬─────────┬────────────┬──────────┐
@@ -175,16 +175,13 @@ Mar 2020 – Present
 """
 
 
-def _failed(checker: Checker, text: str) -> set[str]:
-    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
-
 
 def test_a_redacted_cv_with_a_drafts_notes(resume_checker: Checker, resume_verifier: Verifier) -> None:
-    assert not _failed(resume_checker, CV)
+    assert not failed_checks(resume_checker, CV)
     assert_pair(resume_verifier, CV, CV.replace("1,200 requests", "2,100 requests"))
     # a degree with its school redacted is still checked: its level, its field and its year
-    assert "degrees" in _failed(resume_checker, CV.replace("- BSc Mathematics, 2014", "- PhD Mathematics, 2014"))
-    assert _failed(resume_checker, CV.replace("- BSc Mathematics, 2014", "- BSc Mathematics, 2012")) & {"dates", "claims"}
+    assert "degrees" in failed_checks(resume_checker, CV.replace("- BSc Mathematics, 2014", "- PhD Mathematics, 2014"))
+    assert failed_checks(resume_checker, CV.replace("- BSc Mathematics, 2014", "- BSc Mathematics, 2012")) & {"dates", "claims"}
 
 
 REPORT = """\
@@ -263,7 +260,7 @@ Mar 2020 – Present
 
 
 def test_a_gantt_charts_months_and_milestones(resume_checker: Checker, resume_verifier: Verifier) -> None:
-    assert not _failed(resume_checker, GANTT_CV)
+    assert not failed_checks(resume_checker, GANTT_CV)
     assert_pair(resume_verifier, GANTT_CV, GANTT_CV.replace("2017-06-01, 2020-02-29", "2016-06-01, 2020-02-29"))
 
 
@@ -288,7 +285,7 @@ _Speaker notes:_ Tie this to their settlement work.
 
 def test_a_slide_decks_notes_and_questions_slide(resume_checker: Checker, resume_verifier: Verifier) -> None:
     faithful = DECK.format(story="At Harbourside I moved nightly batch jobs to Kafka streams")
-    assert not _failed(resume_checker, faithful) - {"unverifiable"}
+    assert not failed_checks(resume_checker, faithful) - {"unverifiable"}
     # an achievement told of the wrong employer, with no figure in it
     assert_pair(resume_verifier, faithful, DECK.format(story="At Brightline I moved nightly batch jobs to Kafka streams"))
 

@@ -12,7 +12,7 @@ import pytest
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Verifier, build_ledger, mend
 from autogen_pse.claims.model import Status
-from tests.claims_support import assert_pair
+from tests.claims_support import assert_pair, failed_checks
 
 THINK_CV = """\
 <think>
@@ -38,24 +38,21 @@ Mar 2020 – Present
 """
 
 
-def _failed(checker: Checker, text: str) -> set[str]:
-    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
-
 
 def test_a_leaked_deliberation_is_no_part_of_the_cv(resume_checker: Checker, resume_verifier: Verifier) -> None:
-    assert not _failed(resume_checker, THINK_CV)
+    assert not failed_checks(resume_checker, THINK_CV)
     thought = [c for c in build_ledger(THINK_CV, resume_verifier).claims if c.line <= 5]
     assert thought and all(c.status is Status.NONE for c in thought)  # read, not checked
     assert_pair(resume_verifier, THINK_CV, THINK_CV.replace("1,200 requests", "2,100 requests"))
     # the CV after it is still read as a CV: a degree it does not hold fails
-    assert "degrees" in _failed(resume_checker, THINK_CV.replace("- MSc Computer", "- PhD Computer"))
+    assert "degrees" in failed_checks(resume_checker, THINK_CV.replace("- MSc Computer", "- PhD Computer"))
 
 
 def test_character_references_in_a_readme_cv(resume_checker: Checker) -> None:
     cv = ('<h1 align="center">Elena Marsh</h1>\n\n<p align="center">\n'
           "  Senior Backend Engineer &middot; Manchester, UK<br>\n</p>\n")
-    assert "titles" not in _failed(resume_checker, cv)
-    assert "titles" in _failed(resume_checker, cv.replace("Senior Backend Engineer", "Principal Engineer"))
+    assert "titles" not in failed_checks(resume_checker, cv)
+    assert "titles" in failed_checks(resume_checker, cv.replace("Senior Backend Engineer", "Principal Engineer"))
 
 
 def test_a_summary_paragraph_is_no_head_for_the_highlights_under_it(resume_verifier: Verifier) -> None:
@@ -108,15 +105,15 @@ def test_an_arrow_mapping_a_requirement_is_no_change(resume_verifier: Verifier) 
 def test_a_school_ends_at_its_sentence(resume_checker: Checker) -> None:
     cv = ("## Education\n\nShe holds an MSc in Computer Science from the University of Leeds and a BSc in "
           "Mathematics from the University of York. I'm an AWS Certified Solutions Architect – Associate.\n")
-    assert "degrees" not in _failed(resume_checker, cv)
-    assert "degrees" in _failed(resume_checker, cv.replace("University of York", "University of Bristol"))
+    assert "degrees" not in failed_checks(resume_checker, cv)
+    assert "degrees" in failed_checks(resume_checker, cv.replace("University of York", "University of Bristol"))
 
 
 def test_a_project_named_for_what_it_improved(resume_checker: Checker) -> None:
     cv = ("## Projects\n\n### Cloud cost\nMonthly cloud spend down 35% ($420,000 a year) at Brightline.\n\n"
           "### Faster APIs\np95 API latency down 60% at Harbourside Logistics.\n")
-    assert "entries" not in _failed(resume_checker, cv)
-    assert "entries" in _failed(resume_checker, cv.replace("### Faster APIs", "### Fraud scoring engine"))
+    assert "entries" not in failed_checks(resume_checker, cv)
+    assert "entries" in failed_checks(resume_checker, cv.replace("### Faster APIs", "### Fraud scoring engine"))
 
 
 SHEET = """\
@@ -307,6 +304,6 @@ def test_comparisons_rules_and_labels(portfolio_verifier: Verifier, good: str, b
 def test_a_title_starting_like_a_month_keeps_its_first_word(resume_checker: Checker) -> None:
     # "Junior" is no "Jun", "Marketing" no "Mar": a date word is a month's name, whole
     cv = "## Experience\n\n**{title}**, Harbourside Logistics GmbH (Jun 2017 – Feb 2020)\n- Moved batch jobs to Kafka.\n"
-    assert "titles" not in _failed(resume_checker, cv.format(title="Backend Engineer"))
-    assert "titles" in _failed(resume_checker, cv.format(title="Junior Backend Engineer"))
-    assert "titles" in _failed(resume_checker, cv.format(title="Marketing Engineer"))
+    assert "titles" not in failed_checks(resume_checker, cv.format(title="Backend Engineer"))
+    assert "titles" in failed_checks(resume_checker, cv.format(title="Junior Backend Engineer"))
+    assert "titles" in failed_checks(resume_checker, cv.format(title="Marketing Engineer"))

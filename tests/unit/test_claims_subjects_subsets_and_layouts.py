@@ -9,7 +9,7 @@ import pytest
 
 from autogen_pse.checking import Checker
 from autogen_pse.claims import Status, Verifier, build_ledger
-from tests.claims_support import assert_pair, status_of
+from tests.claims_support import assert_pair, failed_checks, status_of
 
 PROS_UNDER_A_HOLDING = """\
 # Portfolio Review — Pros, Cons & Decision Matrix
@@ -146,9 +146,6 @@ def test_an_iso_date_at_the_start_of_a_line_continues_the_row(portfolio_verifier
     assert Status.CONTRADICTED not in {c.status for c in build_ledger(text, portfolio_verifier).claims}
 
 
-def _errors(checker: Checker, text: str) -> set[str]:
-    return {r.name for r in checker.check(text) if not r.ok and r.severity == "error"} - {"sections"}
-
 
 PROFILE_TAIL = """\
 ## Education
@@ -177,13 +174,13 @@ Amazon Web Services (AWS) · Issued 2021
 
 
 def test_an_issuer_by_its_abbreviation_and_a_skills_sub_label_are_no_entries(resume_checker: Checker) -> None:
-    assert _errors(resume_checker, PROFILE_TAIL) == set()
-    assert _errors(resume_checker, PROFILE_TAIL.replace("Amazon Web Services (AWS)", "Google Cloud Platform (GCP)"))
+    assert failed_checks(resume_checker, PROFILE_TAIL) == set()
+    assert failed_checks(resume_checker, PROFILE_TAIL.replace("Amazon Web Services (AWS)", "Google Cloud Platform (GCP)"))
 
 
 def test_a_labelled_list_under_education_is_no_entry(resume_checker: Checker) -> None:
     education = ("## Education\n\nMSc Computer Science, University of Leeds, 2015\n"
                  "BSc Mathematics, University of York, 2014\n\n"
                  "tech i use:  Python, Go, SQL, PostgreSQL, Kafka, Redis, Kubernetes\n")
-    assert _errors(resume_checker, education) == set()
-    assert _errors(resume_checker, education.replace("BSc Mathematics", "BSc Physics"))
+    assert failed_checks(resume_checker, education) == set()
+    assert failed_checks(resume_checker, education.replace("BSc Mathematics", "BSc Physics"))

@@ -53,7 +53,7 @@ Have Has Had Do Does Did Is Are Was Were Be Been Will Would Should Could Can Mus
 Altogether Overall Great Per
 Hi Hey Hello Dear Thanks Thank Cheers Regards Best Morning Evening Afternoon Team All Everyone Folks Qs Hola
 Querido Querida Estimado Estimada Bonjour Hallo Ciao Atentamente Saludos
-Slide Slides Speaker Presenter Chart Figure Fig Table Appendix Agenda Deck Page Section Caption Thinking Thought
+Slide Slides Speaker Presenter Chart Image Figure Fig Table Appendix Agenda Deck Page Section Caption Thinking Thought
 Reasoning Answer Final Draft Question Assistant User Wait Hmm Referees References Level Levels Expert Advanced
 Intermediate Beginner Basic Proficient Fluent Native About Around Roughly Approximately Nearly Almost Analyst Chair
 Committee Sub Trustee Trustees Board Scheme Bot Secretary
@@ -200,9 +200,11 @@ def _norm(text: str) -> str:
 
 _PERSON_BEFORE = re.compile(  # a first name after a word for a person or a sign-off
     r"\b(?:member|members|editor|secretary|chair|treasurer|president|brother|sister|brother-in-law|sister-in-law|"
-    r"wife|husband|friend|colleague|neighbou?r|welcome|thanks|cheers|regards|love|congratulations|congrats)"
-    r"[,:]?\s+(?:to\s+)?$|^\W*(?:\w+[ -]){0,2}(?:regards|wishes|cheers|thanks|love|yours|abrazo|saludos|atentamente"
-    r"|cordialmente|grüße|gruß|cordialement|amitiés)[,!]?\s+$"
+    r"wife|husband|spouse|friend|colleague|neighbou?r|adviser|advisor|planner|accountant|banker|welcome|thanks|cheers|"
+    r"regards|love|congratulations|congrats)"
+    r"[,:]?\s+(?:to\s+)?(?-i:[A-Z][\w'’-]+\s+)?$"  # ("Our adviser, Marcus Oyelaran": the surname too)
+    r"|^\W*(?:\w+[ -]){0,2}(?:regards|wishes|cheers|thanks|love|yours|abrazo|saludos|atentamente|cordialmente"
+    r"|grüße|gruß|cordialement|amitiés)[,!]?\s+$"
     r"|\b(?:I'm|I am|my name is|call (?:her|him|me|them))\s+$|\bhosts?\s*:[^\n]*$",
     re.IGNORECASE,
 )

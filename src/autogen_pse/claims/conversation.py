@@ -102,6 +102,9 @@ _REPUTATION = re.compile("(" + _FULL_NAME + r")[*_]{0,2}[ \t]*(?:·[ \t]*\d[\d,.
                          r"|\((?!(?:19|20)\d\d\))\d[\d,.]*k?(?:[ \t]*rep)?\))")
 
 
+_FENCED = re.compile(r"^[ \t]*```.*?^[ \t]*```", re.M | re.S)
+
+
 def speaker_labels(text: str) -> str:
     """A transcript's speaker labels and a thread's bylines blanked: names that open two or more lines
     that way (or sign its comments) are who speaks, not what is said about the subject (a chat's
@@ -110,7 +113,10 @@ def speaker_labels(text: str) -> str:
 
     counts: dict[str, int] = {}
     labelled = set()  # names that open a line as a speaker label
+    fenced = [(f.start(), f.end()) for f in _FENCED.finditer(text)]  # "AAPL: {weight: …}" in a YAML block: a key
     for m in _SPEAKER.finditer(text):
+        if any(a <= m.start() < b for a, b in fenced):
+            continue
         name = m.group(3) or m.group(4) or m.group(5)
         labelled.add(name)
         if not (_USER_TURN.match(m.group(0)) or _MODEL_TURN.match(m.group(0)) or name.title() in _STOP_CAPS

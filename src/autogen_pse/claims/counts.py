@@ -55,6 +55,9 @@ _LEAD = re.compile(
 _APPOSITION = re.compile(r"\s*[,:(—–-]\s*[A-Z][\w.&]*(?:\s*(?:,|and|&)\s*[A-Z][\w.&]*){1,5}\s*[,)—–-]")
 
 
+# "two gainers carry most of the weight in the top 3": a count within a subset, not of all the holdings
+_WITHIN_TOP = re.compile(r"\b(?:in|among|of)\s+the\s+(?:top|largest|biggest)\s+(?:two|three|four|[2-4])\b",
+                         re.IGNORECASE)
 _SCALE_WORD = re.compile(r"\b(?:scores?|scored|rated|ratings?|marks?)\b", re.IGNORECASE)  # "scores out of 10"
 # a size or standing between the number and its noun picks some of them: "the two big winners"
 _PICKED = re.compile(r"\b(?:big|bigger|large|larger|huge|main|major|top|star|standout|clear|real|heavy|worse|first|"
@@ -161,6 +164,8 @@ class Counts(VerifierState):
                 + [o.start for o in qs if o.start >= noun_end and _bare(o)],
                 default=len(text),
             )
+            if _WITHIN_TOP.search(text, noun_end, hi):
+                continue  # "two gainers carry most of the weight in the top 3": counted within a subset
             rule, best = None, 10**9
             hi = min(hi, noun_end + (40 if q.value != 1 else 25))  # the predicate stays near its count
             paren = re.search(r"\(\s*$", text[max(0, q.start - 3) : q.start])

@@ -77,6 +77,9 @@ _PATTERNS = [
         rf"\b(?:(?:the\s+)?{_DAY_WORD}\s+of\s+)?{_MON},?\s+(?:(?:the\s+)?{_DAY_WORD},?\s+)?(?P<spoken>{_SPOKEN_YEAR})\b",
         re.IGNORECASE,
     ),
+    # "from two thousand to two thousand ten": the year 2000 at the start of a span of years
+    re.compile(rf"(?<=\bfrom\s)(?P<spoken>two\s+thousand)(?=\s+(?:to|until|through)\s+(?:{_SPOKEN_YEAR})\b)",
+               re.IGNORECASE),
     # a year said alone: "from twenty-seventeen to twenty-twenty", "since two thousand and fifteen"
     re.compile(rf"\b(?P<spoken>{_YEAR_WORDS})\b(?![\s-]+(?:per\s*cent|percent|%|years?|months?|days?|people|engineers))",
                re.IGNORECASE),

@@ -22,6 +22,8 @@ _BUSINESS = re.compile(r"\s+(?:company|companies|business|businesses|firm|firms|
                        re.IGNORECASE)
 # an indirect question ("how far things fell") and a rule named by what it watches ("a loss trigger")
 _NOT_MOVED = re.compile(r"\bhow\s+(?:far|much|fast|hard)\s+(?:\w+\s+){1,3}$", re.IGNORECASE)
+# "the trim is about concentration rather than a loss": the direction set aside, said of nothing
+_SET_ASIDE = re.compile(r"\b(?:rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+|any\s+)?$", re.IGNORECASE)
 _LOSS_RULE = re.compile(r"[\s-]+(?:triggers?|rules?|thresholds?|limits?|levels?|lines?|tests?|flags?)\b", re.IGNORECASE)
 
 
@@ -36,7 +38,8 @@ class Directions(Binding):
             for m in rx.finditer(text) if rx else []:
                 if sign < 0 and re.match(r"\s+to\s+(?![-−~≈$€£\d])", text[m.end() :]):
                     continue  # "most of that is down to Apple": owed to it, not a fall
-                if _NOT_MOVED.search(text[: m.start()]) or _LOSS_RULE.match(text, m.end()) \
+                if _NOT_MOVED.search(text[: m.start()]) or _SET_ASIDE.search(text, 0, m.start()) \
+                        or _LOSS_RULE.match(text, m.end()) \
                         or _BUSINESS.match(text, m.end()):
                     continue  # "how far things fell", "a holding with a loss trigger": no holding is said to move
                 clause = [x for x in mentions if not self._boundaries(text, x.start, m.start())]

@@ -20,6 +20,7 @@ from .formats import Builder, Reading
 from .xmldoc import NAMING_KEYS, key_value, key_words
 
 _PAIR = re.compile(r"""(?<![\w.])([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']*)""")
+_TAG = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*>")
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?")
 _LEVEL = re.compile(r"\b(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|FATAL|CRITICAL)\b")
 _PRODUCER = re.compile(
@@ -46,7 +47,9 @@ def _fields(line: str) -> list[Field] | None:
         if isinstance(data, dict) and len(data) >= 3 and all(not isinstance(v, dict | list) for v in data.values()):
             return [(str(k), _shown(v), max(0, line.find(f'"{k}"'))) for k, v in data.items()]
         return None
-    pairs = [(m.group(1), m.group(2).strip("\"'"), m.start()) for m in _PAIR.finditer(line)]
+    tags = [(t.start(), t.end()) for t in _TAG.finditer(line)]  # '<td width="25%" valign="top">': HTML
+    pairs = [(m.group(1), m.group(2).strip("\"'"), m.start()) for m in _PAIR.finditer(line)
+             if not any(a < m.start() < b for a, b in tags)]
     return pairs if len(pairs) >= 3 else None
 
 

@@ -206,9 +206,12 @@ _NOTE_QUOTE = re.compile(
     re.M | re.I,
 )
 _COMMENT_LINES = re.compile(r"^[ \t]*<!--.*?-->[ \t]*$", re.M | re.S)
-# a draft's note to its author on a line of its own: "TODO: quantify the mentoring", "FIXME: …"
+# a draft's note to its author on a line of its own: "TODO: quantify the mentoring", "FIXME: …"; a
+# translator's note on the translation ("Translator's note: the original gives years in the Japanese era")
 _TODO_LINE = re.compile(
-    r"^[ \t>]*(?:[-*+•]|\d{1,2}[.)])?[ \t]*[*_]*(?:TODO|FIXME|TBD|XXX)[*_]*\b[ \t]*[:—–-][^\n]*$", re.M
+    r"^[ \t>]*(?:[-*+•]|\d{1,2}[.)])?[ \t]*[*_]*(?:TODO|FIXME|TBD|XXX|Translator['’]s\s+note)[*_]*\b[ \t]*"
+    r"[:—–-][^\n]*$",
+    re.M,
 )
 # a reasoning model's deliberation left in its answer ("<think> … </think>" before the document): AutoGen's
 # client reads it as the model's thought, not its content

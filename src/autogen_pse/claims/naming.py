@@ -28,9 +28,12 @@ from .patterns import (
 from .quantities import Quantity, matches
 from .state import VerifierState
 
-# "its weight exceeds the 30 % cap": the figure is what it is held to
+# "three-quarters of your money is in three names": the share of the whole that the words after it place
+_WHOLE_IN = re.compile(r"\s+of\s+(?:your|the|our|my)\s+(?:money|portfolio|book|capital|assets)\s+(?:is|are|sits?)\s+",
+                       re.IGNORECASE)
 # "Google's was close behind, around fifty-eight", "a close second": near, not the closing price
 _NEAR_CLOSE = re.compile(r"\s+(?:behind|second|third|call|enough|by)\b", re.IGNORECASE)
+# "its weight exceeds the 30 % cap": the figure is what it is held to
 _BENCHMARK = re.compile(
     r"\b(?:exceed\w*|above|over|below|under|beyond|past|breach\w*|against)\s+(?:the|its|their|our|your|a)\s*$",
     re.IGNORECASE,
@@ -162,9 +165,12 @@ class MetricNaming(VerifierState):
             if not any(u in accepted for u in metric.units):
                 continue
             if e <= q.start:
-                if text.startswith("since", s) and any(e2 <= s and not text[e2:s].strip() for _s2, e2, _m in spans):
-                    continue  # "worst fall from a peak since purchase": the period of the phrase before it
-                gap = _PAREN.sub("", self._without_mentions(text, e, q.start))
+                if text.startswith(("since", "under", "below", "above", "over"), s) and any(
+                        e2 <= s and not text[e2:s].strip() for _s2, e2, _m in spans):
+                    continue  # "worst fall from a peak since purchase": the period of the phrase before it;
+                    # "weights under cap: GOOG 17.62": the state of the weights, not the distance to the cap
+                # (a field's dot leader, made a comma and spaces, is as near as a colon)
+                gap = re.sub(r",[ \t]{3,}$", ": ", _PAREN.sub("", self._without_mentions(text, e, q.start)))
                 blocking = [o for o in qs if e <= o.start and o.end <= q.start and not _bare(o)]
                 if (len(blocking) == 1 and q.unit in metric.units
                         and _PAIR_GAP.fullmatch(text, blocking[0].end, q.start)
@@ -204,6 +210,9 @@ class MetricNaming(VerifierState):
                     q.kind in ("multiple", "fraction")
                     and re.fullmatch(r"\s*(?:of\s+)?(?:the\s+|its\s+|our\s+)?(?:[\w'’-]+\s+){0,2}", text[q.end : s])
                 )
+                if _WHOLE_IN.fullmatch(text, q.end, s):  # "three-quarters of your money is in three names"
+                    found.append((0, metric))
+                    continue
                 if not gap_ok or _NEXT_FIGURE.match(text, e) or text[s:e].lower() == "worth":
                     continue  # ("$17,600 worth" of shares: an amount of them, not a holding's value)
                 # a word in a parenthesis after the figure names it only if nothing before does:

@@ -103,7 +103,8 @@ class Ranks(Binding):
             before = text[max(0, m.start() - 16) : m.start()].lower()
             figure_before = re.search(r"[-−+]?\d[\d.,]*\s*%?\s*$", text[max(0, m.start() - 12) : m.start()])
             figure_follows = figure_before or re.match(
-                r"[*_]*\s*(?:was|is|of|at|:|=|—|-)?[*_]*\s*(?:nearly|about|around|roughly|almost|~)?\s*(?:[-−]?\d|"
+                r"[*_]*(?:\s*(?:in\s+(?:cell\s+)?|\()[A-Z]{1,2}\d{1,4}\)?)?"  # "the worst drawdown in K3 is …": a cell
+                r"\s*(?:was|is|of|at|:|=|—|-)?[*_]*\s*(?:nearly|about|around|roughly|almost|~)?\s*(?:minus\s+|negative\s+)?(?:[-−]?\d|"
                 r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
                 r"eighty|ninety)\b)",
                 text[m.end() :],
@@ -112,6 +113,8 @@ class Ranks(Binding):
             of_holdings = re.search(r"position|holding|name|stake|performer|winner|loser", m.group(0), re.I)
             top_n = re.search(r"\b(?:two|three|four|five|[2-9])\s*$", before)  # "the three largest positions"
             among = re.search(r"\b(?:one of|among) the(?:\s+(?:two|three|top))?\s*$|\bnot\s+(?:the\s+)?$", before)
+            if m.start() > 0 and text[m.start() - 1] in "\"“'‘" and re.match(r"[\"”'’]", text[m.end() : m.end() + 1]):
+                continue  # 'so "best performer" and "smoothest ride" aren't the same thing': the words, not a rank
             if top_n or among or _BOTH_ENDS.search(text, max(0, m.start() - 12), m.end()) or _OWN_HISTORY.match(
                 text, m.end()
             ) or (

@@ -20,6 +20,8 @@ from .patterns import (
 from .quantities import find_quantities, matches
 from .ranks import Ranks
 
+# "stop_loss_hit: no", "overweight=false": a field's value that says the flag is not set
+_NO_VALUE = re.compile(r"[*_]*\s*[:=]\s*[\"']?(?:no|false|n|none|0)\b[\"']?(?!\s*[\w%.-]*\d)", re.IGNORECASE)
 # "13.85 points below the 30% cap": under a limit, i.e. not over it (said with the distance; "just under
 # the cap" is where a trim leaves it)
 _UNDER_LIMIT = re.compile(r"(?:under|below|inside)\s+(?:the|its)\s+(?:[\d.]+\s*%\s+)?(?:cap|limit)\b", re.IGNORECASE)
@@ -329,7 +331,7 @@ class Relations(Directions, Ranks, Figures):
                 under = _UNDER_LIMIT.match(m.group(0))
                 if under and (_BROUGHT.search(clause) or not _POINTS_BEFORE.search(clause)):
                     continue  # "trim it back under the cap", "which would take it below the cap": where it goes
-                negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]))
+                negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]) or _NO_VALUE.match(text, m.end()))
                 absent = under or re.search(r"\b(?:no|not|nothing|none|within)\b|-free", m.group(0), re.IGNORECASE)
                 said = negated if absent else not negated  # "no trigger" says there is none
                 ok = said == flag.value

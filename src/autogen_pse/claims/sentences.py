@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 _ABBREV = re.compile(
-    r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
+    r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|NO|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
     r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca|excl|avg|yrs|mos|wks|hrs|mins|qtr|qtrs|pts|resp|esp|cf|Sc|Univ|Dept)\.|\b[A-Z]\.)$"
 )
 _SENTENCE_END = re.compile(
@@ -47,14 +47,15 @@ def line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
             re.match(
                 r"(?:\*\*|__|[A-Z]{2,6}\b|[A-Z][a-z]+\s*[:—–|]|[A-Z][a-z]+(?: [a-z]+){1,2}:\s|:[A-Z][\w ]{1,30}:\s"
                 r"|(?:\d{1,2}|[IVX]{1,4})(?:\.\d{1,2})+\.?\s+[A-Z]|(?:19|20)\d\d\s*[–—:-]\s*[A-Z]"
-                r"|[\u2190-\u2bff\U0001f000-\U0001faff]|`(?:19|20)\d\d`"
+                r"|[\u2190-\u2bff\U0001f000-\U0001faff]|`(?:19|20)\d\d`|`[A-Z][A-Z.]{0,5}`\s"
                 r"|`?(?:19|20)\d\d\s*[–—-]\s*(?:$|(?:(?:19|20)?\d\d|now|present|today|current)\b(?![-/.]\d)))",
                 cur,
             )
         )  # "4.2 Certified Kubernetes …" (an outline number), "2014 – B.Sc. …" (a year), "💡 Tip: …" (an icon),
         # "`2015–2017` **Copperleaf**", "`2015` MSc …", "2015 –" (a PDF's date column): a role's dates
-        # open a record
-        leader = re.search(r"\.{4,}\s*\S+$", prev)  # "MSc Computer Science, Leeds ........ 2015": a row
+        # open a record; so does a symbol in code ("`AAPL` $55,755.00 · 43.85 %")
+        # "MSc Computer Science, Leeds ........ 2015", "POSITIONS READ ....... 5" (its leader made a comma): a row
+        leader = re.search(r"\.{4,}\s*\S+$|[,:][ \t]{3,}\S+$", prev)
         message = len(lines[i]) - len(cur) >= 8  # a chat's message, its time and sender blanked
         joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with|is|are|was|were|than|from)$", prev)
         # "MSFT 28.80 17,280.00 13.59%" / "Total 127,157.10 100.00%": a PDF table's rows, each its own record

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from .cells import aligned, fixed_cells, grouped, header_like, neighbours, pipe_cells, skipped
 from .commentary import commentary
 from .sentences import line_groups, sentences
+from .yamlblocks import NAMING_KEYS, YAML_KEY, comment_text, item_keys, item_name, traded_amount, yaml_lines
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -131,37 +132,6 @@ def split_units(text: str) -> list[Unit]:
 
 _TEXT_FENCES = ("markdown", "md", "yaml", "yml", "json", "text", "txt", "plaintext", "latex", "tex", "html", "chart",
                 "")  # "chart": a diagram read as text (:mod:`.mermaid`), its lines no table rows
-_YAML_KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z$][\w .&/()$%'-]{0,40}?)\s*:(?:\s+(.*))?$")
-
-
-_NAMING_KEYS = frozenset(
-    "name company employer org organization organisation firm institution school university symbol ticker "
-    "holding".split()
-)
-
-
-def _yaml_lines(lines: list[str]) -> list[bool]:
-    """Lines of a YAML-like block (keys with nested values): at least three "key: value" or "- item"
-    lines in a row, one of them a key with nothing after it (a block opening: "AMZN:", "work:")."""
-    out = [False] * len(lines)
-    i = 0
-    while i < len(lines):
-        j = i
-        while j < len(lines) and (lines[j].strip() or (j > i and lines[j])) and (  # blanked JSON braces
-            not lines[j].strip()
-            or _YAML_KEY.match(lines[j])
-            or (lines[j].lstrip().startswith("- ") and lines[j].startswith(" "))
-        ):
-            j += 1
-        run = range(i, j)
-        opens = [k for k in run if (m := _YAML_KEY.match(lines[k])) and not (m.group(2) or "").strip()]
-        if j - i >= 3 and opens and not any(lines[k].lstrip().startswith(("#", "|")) for k in run):
-            for k in run:
-                out[k] = True
-        i = max(j, i + 1)
-    return out
-
-
 def _letterhead(text: str, units: list[Unit]) -> list[Unit]:
     """A letter's head (firm, address, reference, date before "Dear …") states nothing about the
     subject: its sentences are no claims."""
@@ -196,7 +166,7 @@ def _split_units(text: str) -> list[Unit]:
 
     lead_line = ""  # the paragraph right before a list ("**Title**, Employer (dates)") is its entry head
     marked = 0  # the level of the last Markdown heading below the title ("## GOOG — Google Inc."), 0 if none
-    yaml = _yaml_lines(lines)
+    yaml = yaml_lines(lines)
     keys: list[tuple[int, str]] = []  # (indent, key or list item) stack of a YAML-like block
 
     def flush_paragraph() -> None:
@@ -279,20 +249,26 @@ def _split_units(text: str) -> list[Unit]:
             indent = len(line) - len(line.lstrip(" -"))
             # a list item ("- symbol: GOOG") ends the one before it, whose name its siblings kept
             keys = [(ind, k) for ind, k in keys if ind < (indent - 1 if stripped.startswith("- ") else indent)]
-            item = _YAML_KEY.match(line)
+            item = YAML_KEY.match(line)
             value = (item.group(2) or "").strip() if item else stripped.lstrip("- ")
             if item and not value:
                 keys.append((indent, item.group(1)))  # "AMZN:", "work:": opens a block
                 continue
             if not stripped:  # a blanked brace of a JSON block
                 continue
+            siblings = item_keys(lines, yaml, i, indent) if item else {}
             if stripped.startswith("- ") and item:  # "- name: Brightline Payments Ltd": names its list item
-                keys.append((indent - 1, value))  # (and its sibling keys: "  weight: 43.85%")
-            elif item and item.group(1).strip().lower() in _NAMING_KEYS:  # JSON: "name": "Brightline …"
+                # (and its sibling keys: "  weight: 43.85%"), unless a sibling does ("- action: TRIM / symbol: AAPL")
+                keys.append((indent - 1, item_name(siblings) or value))
+            elif item and item.group(1).strip().lower() in NAMING_KEYS:  # JSON: "name": "Brightline …"
                 keys = [(ind, k) for ind, k in keys if ind != indent - 1] + [(indent - 1, value)]
             paragraph += 1
             start = base + len(line) - len(line.lstrip(" -"))
             body = line[start - base :].rstrip()
+            if item and traded_amount(item.group(1), siblings):  # a trade's "est_value: 17607.87": the figure alone
+                start, body = base + item.start(2), line[item.start(2) :].rstrip()
+            elif comment_text(line):  # "  # the small Cisco position was not priced": the comment's words
+                start, body = base + comment_text(line), line[comment_text(line) :].rstrip()
             units.append(Unit(body.replace("_", " ") if item else body, start, start + len(body), i + 1, "sentence",
                               section, [t for _l, t in headings] + [k for _i, k in keys], paragraph=paragraph))
             continue

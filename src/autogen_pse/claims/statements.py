@@ -30,7 +30,9 @@ _NOT_HELD = re.compile(r"\s+(?:is\s+not|was\s+not|isn['’]t|wasn['’]t)\s+(?:o
 _PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+(?:am|are|is|was|were))?\s+$")
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
 _IDIOM = re.compile(r"contract\s+notes?\b|split\s+(?:portfolio|picture|decision|verdict|result|view|book)\b|"
-                    r"paper\s+trail\b", re.I)
+                    r"paper\s+trail\b|panel\s+interviews?\b|"  # the panel that interviews the candidate
+                    r"panel\s+(?:needs?|wants?|asks?|will|may|should|can)\b|"
+                    r"acquired(?=[^.;]{0,40}\b(?:certifi|certificate|licen[cs]e|qualification|diploma))", re.I)
 _NICKNAME = re.compile(r"[\w'’ -]{0,20}\(\s*")
 _GLOSS = re.compile(r"\s*\(\s*[A-Za-z][\w.&/-]{0,9}\s*\)")
 

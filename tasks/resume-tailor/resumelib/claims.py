@@ -501,6 +501,7 @@ _EMPLOYER = r"((?:[A-Z][\w&'.-]*)(?:\s+[A-Z][\w&'.-]*){0,3})"
 _TITLE_AS = re.compile(rf"\b(?:as|was|is|am|'m|been|became|currently|promoted\s+to)\s+(?:a\s+|an\s+)?{_TITLE}")
 _TITLE_AT = re.compile(rf"{_TITLE}\s+(?:at|@|with)\s+(?:the\s+)?{_EMPLOYER}")
 _AT_TITLE = re.compile(rf"{_EMPLOYER}\s*\(\s*{_TITLE}\s*\)")
+_JOINED_AS = re.compile(rf"\b(?:joined|at|with)\s+(?:the\s+)?{_EMPLOYER}\s+as\s+(?:a\s+|an\s+)?{_TITLE}")
 _LEAD_IN = re.compile(r"^(?:(?:currently|now|formerly|previously|recently|most|an?|the)\s+)+", re.IGNORECASE)
 
 
@@ -522,7 +523,7 @@ def _prose_titles(model: CvModel, text: str, lineno: int, out: list[Claim]) -> N
         found.setdefault(m.group(1), model.employer_entries(employer.group(2)) if employer else [])
     for m in _TITLE_AT.finditer(text):
         found[m.group(1)] = model.employer_entries(m.group(2)) or found.get(m.group(1), [])
-    for m in _AT_TITLE.finditer(text):
+    for m in [*_AT_TITLE.finditer(text), *_JOINED_AS.finditer(text)]:  # "… (Staff Backend Eng)", "joined … as a …"
         found[m.group(2)] = model.employer_entries(m.group(1)) or found.get(m.group(2), [])
     for written, entries in found.items():
         title = _LEAD_IN.sub("", written.rsplit(". ", 1)[-1])  # "Go. Senior …", "Currently Senior …"
