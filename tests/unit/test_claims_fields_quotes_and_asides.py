@@ -56,6 +56,15 @@ def test_a_reports_dot_leader_fields_are_each_a_claim_of_its_own(portfolio_verif
          "Amazon's annualised return is high, so it is the best performer."),
         # a count within a subset ("in the top 3") is not a count of the whole portfolio
         ("Two gainers carry most of the weight in the top 3.", "Four gainers carry most of the weight."),
+        # a mark ends what a negation before it denies
+        ("**GOOG** ✅ not yet at the −20% stop ❌ −19.2% after 851 days = long-held loss",
+         "**IBM** ✅ not yet at the −20% stop ❌ +72.7% after 1,339 days = long-held loss"),
+        # "the next rebalance" is an event, no trim; "worth a trim" is advice
+        ("symbol: GOOG; type: REVIEW; action: Long-held loss; re-examine before the next rebalance.",
+         "symbol: GOOG; type: REVIEW; action: Long-held loss; worth a trim before the next rebalance."),
+        # a rule named by its test is no holding's flag
+        ("The case applies the portfolio's written rules (a 30% cap, a −20% stop-loss and a long-held-loss test).",
+         "The case applies the portfolio's written rules (a 30% cap, a −20% stop-loss) to Apple, a long-held loss."),
     ],
 )
 def test_portfolio_wordings(portfolio_verifier: Verifier, good: str, bad: str) -> None:
@@ -85,6 +94,7 @@ def test_cv_lines_that_claim_nothing_new(resume_verifier: Verifier, line: str) -
         "I wrote the design documents for our settlement and reconciliation flows.",
         "Organiser of the Manchester Go meetup.",
         "I was named Brightline's Engineer of the Year for the payments API work.",
+        "Designed an idempotent payments API in Go; design adopted as the standard for all new payment services.",
     ],
 )
 def test_cv_lines_that_claim_what_the_cv_does_not(resume_verifier: Verifier, line: str) -> None:
@@ -129,6 +139,7 @@ AGENT_YAML = """\
 positions:
   - symbol: GOOG
     pnl_pct: -19.16
+    annualised_return_pct: {ret}
     long_held_loss: yes
     stop_loss_hit: no        # -19.16% is just above -20%
   # the small {extra} position was not priced by the tool
@@ -146,16 +157,17 @@ trades:
     est_value: 17607.87
 ```
 """
-YAML_FIELDS = {"extra": "unpriced", "goog": "-19.16%", "action": "TRIM"}
+YAML_FIELDS = {"extra": "unpriced", "goog": "-19.16%", "action": "TRIM", "ret": "-8.73"}
 
 
 @pytest.mark.parametrize(
     ("field", "fabricated"),
-    [("extra", "Cisco (CSCO)"), ("goog", "-27.66%"), ("action", "BUY")],
+    [("extra", "Cisco (CSCO)"), ("goog", "-27.66%"), ("action", "BUY"), ("ret", "8.73")],
 )
 def test_an_agents_yaml_output(portfolio_verifier: Verifier, field: str, fabricated: str) -> None:
     """A list item named by a later key ("- action: TRIM / symbol: AAPL"), a trade's amount, a flag's "no",
-    a comment line, and tickers keying a mapping twice (no speaker labels) are read as the data they are."""
+    a comment line, a percentage key's unsigned value (a gain) and tickers keying a mapping twice (no
+    speaker labels) are read as the data they are."""
     faithful = AGENT_YAML.format(**YAML_FIELDS)
     assert_clean(portfolio_verifier, faithful)
     assert_pair(portfolio_verifier, faithful, AGENT_YAML.format(**{**YAML_FIELDS, field: fabricated}))
@@ -182,3 +194,19 @@ def test_a_screen_reader_review(portfolio_verifier: Verifier, field: str, fabric
     faithful = ALT_TEXT.format(**values)
     assert_clean(portfolio_verifier, faithful)
     assert_pair(portfolio_verifier, faithful, ALT_TEXT.format(**{**values, field: fabricated}))
+
+
+CV_LEADERS = """\
+Some numbers, since that's what people ask for:
+
+  p95 API latency (Redis + Postgres tuning) ... {latency}
+  shipment-tracking events processed ... 2M/day
+"""
+
+
+def test_a_cvs_figures_after_three_dot_leaders(resume_verifier: Verifier) -> None:
+    """ "… processed ... 2M/day": three spaced dots lead to the figure (no ellipsis ending a sentence), each
+    line a row of its own."""
+    faithful = CV_LEADERS.format(latency="-60%")
+    assert_clean(resume_verifier, faithful)
+    assert_pair(resume_verifier, faithful, CV_LEADERS.format(latency="-70%"))

@@ -251,6 +251,8 @@ class Counts(VerifierState):
 
     def _named_sets(self, text: str) -> list[Count]:
         """The sets of entities a count phrase in ``text`` names ("the three triggered holdings")."""
+        if not text or self.count_any is None or not self.count_any.search(text):
+            return []
         return [c for c, rx in self.count_re if rx is not None and len(c.entities) > 1 and rx.search(text)]
 
     @staticmethod

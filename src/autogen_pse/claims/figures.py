@@ -35,6 +35,7 @@ from .patterns import (
 from .periods import RATE_SECONDS, rate_after, rate_before
 from .quantities import Quantity, as_percent, matches, precise
 
+_PCT_KEY = re.compile(r"\b(?:pct|percent)\s*[:=]\s*$", re.IGNORECASE)  # a data field's key names a percentage
 # a list of orders: "Orders entered: AAPL -79, MSFT -600" (a signed whole number is a number of shares)
 _ORDERS = re.compile(r"\b(?:orders?|trades?|tickets?|fills?|executions?|blotter)\b[^.;]*$", re.IGNORECASE)
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
@@ -285,7 +286,7 @@ class Figures(Binding, Derived, Counts, Durations):
                     not direction
                     and not q.sign
                     and bool(metrics)
-                    and q.unit == "pct"
+                    and (q.unit == "pct" or bool(_PCT_KEY.search(text, 0, q.start)))  # "pnl_pct: 8.73"
                     and not _ANY_DIRECTION.search(text)
                     and not (_ACCOUNTING.search(text[: q.start]) and text[q.end :].lstrip().startswith(")"))
                     # "(19.16%)": a loss in an accountant's hand

@@ -169,8 +169,8 @@ class MetricNaming(VerifierState):
                         e2 <= s and not text[e2:s].strip() for _s2, e2, _m in spans):
                     continue  # "worst fall from a peak since purchase": the period of the phrase before it;
                     # "weights under cap: GOOG 17.62": the state of the weights, not the distance to the cap
-                # (a field's dot leader, made a comma and spaces, is as near as a colon)
-                gap = re.sub(r",[ \t]{3,}$", ": ", _PAREN.sub("", self._without_mentions(text, e, q.start)))
+                # (a field's dot leader, made a comma and spaces or left as " ... ", is as near as a colon)
+                gap = re.sub(r",[ \t]{3,}$|\s\.{3}\s+$", ": ", _PAREN.sub("", self._without_mentions(text, e, q.start)))
                 blocking = [o for o in qs if e <= o.start and o.end <= q.start and not _bare(o)]
                 if (len(blocking) == 1 and q.unit in metric.units
                         and _PAIR_GAP.fullmatch(text, blocking[0].end, q.start)

@@ -160,9 +160,10 @@ class Relations(Directions, Ranks, Figures):
                 ),
                 None,
             )
-            noun_use = re.search(
-                r"\b(?:the|a|an|this|that|any|each)\s+$", text[max(0, m.start() - 6) : m.start()], re.IGNORECASE
-            ) or re.match(r"(?:the|a|an)\s", m.group(0), re.IGNORECASE)  # "a sale here would …"
+            noun_use = re.search(  # "a sale here would …", "before the next rebalance"
+                r"\b(?:the|a|an|this|that|any|each)\s+(?:(?:next|last|first|quarterly|annual|planned|coming)\s+)?$",
+                text[max(0, m.start() - 20) : m.start()], re.IGNORECASE,
+            ) or re.match(r"(?:the|a|an)\s", m.group(0), re.IGNORECASE)
             permitted = _PERMITTED.search(text, max(0, m.start() - 30), m.start())
             if permitted and re.match(r"\W*$", text[m.end() : m.end() + 3]):
                 continue  # "the only ones your rules let you buy.": what the rules allow, no recommendation
@@ -316,7 +317,7 @@ class Relations(Directions, Ranks, Figures):
                     or _ANY_HOLDING_WITH.search(clause)  # "SELL is only for a holding with a stop-loss trigger"
                     or NEAR_WORDS.search(text[m.end() : m.end() + 20])
                     or (
-                        re.search(r"\b(?:level|rule|threshold|limit|line|cap)s?\b", text[m.end() : m.end() + 12])
+                        re.search(r"\b(?:level|rule|threshold|limit|line|cap|test)s?\b", text[m.end() : m.end() + 12])
                         and not re.search(r"\b(?:hit|breach|trigger|past|through|below|beyond|crossed|tripped)", clause)
                     )
                     or _RULE_PARAMETER.match(text, m.end())  # "Long-held loss: 730+ days", "long held loss days: 730"
@@ -331,7 +332,9 @@ class Relations(Directions, Ranks, Figures):
                 under = _UNDER_LIMIT.match(m.group(0))
                 if under and (_BROUGHT.search(clause) or not _POINTS_BEFORE.search(clause)):
                     continue  # "trim it back under the cap", "which would take it below the cap": where it goes
-                negated = bool(NEGATIONS.search(re.split(r"[,;:(]", clause)[-1]) or _NO_VALUE.match(text, m.end()))
+                # (a mark ends what a negation before it denies: "✅ not yet at the stop ❌ −19.2% … = long-held loss")
+                denial = re.split(r"[,;:(=✅❌✔✖→]", clause)[-1]
+                negated = bool(NEGATIONS.search(denial) or _NO_VALUE.match(text, m.end()))
                 absent = under or re.search(r"\b(?:no|not|nothing|none|within)\b|-free", m.group(0), re.IGNORECASE)
                 said = negated if absent else not negated  # "no trigger" says there is none
                 ok = said == flag.value

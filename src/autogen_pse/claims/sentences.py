@@ -9,6 +9,7 @@ _ABBREV = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|Co|Mr|Ms|Mrs|Dr|St|Sr|Sra|Srta|vs|etc|approx|est|incl|e\.g|i\.e|No|NO|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|"
     r"Sept|Oct|Nov|Dec|U\.S|U\.K|a\.m|p\.m|c|ca|excl|avg|yrs|mos|wks|hrs|mins|qtr|qtrs|pts|resp|esp|cf|Sc|Univ|Dept)\.|\b[A-Z]\.)$"
 )
+_LEADER_DOTS = re.compile(r"\s\.{3,}$")
 _SENTENCE_END = re.compile(
     r"[.!?][\"')\]*_]*(?=\s+[\"'(\[*_]*[A-Z0-9$€£~≈])|[.!?]$|;(?=\s+[A-Z])"
     r"|(?:(?<=[\d%)])|(?<=[a-z]{4}))[.!?](?=\s+[a-z])"  # "it's down ~28%. that's …": a writer who never capitalises
@@ -24,6 +25,8 @@ def sentences(text: str, base: int) -> list[tuple[str, int, int]]:
         head = text[begin : m.start() + 1]
         if text[m.start()] == "." and _ABBREV.search(head.rstrip(".") + "."):
             continue
+        if _LEADER_DOTS.search(head) and re.match(r"\s+[-−+~$€£]?\d", text[m.end() :]):
+            continue  # "shipment-tracking events processed ... 2M/day": dots leading to the figure, no ellipsis
         piece = text[begin:end]
         if piece.strip():
             lead = len(piece) - len(piece.lstrip())
@@ -54,8 +57,9 @@ def line_groups(lines: list[str], numbers: list[int]) -> list[tuple[int, int]]:
         )  # "4.2 Certified Kubernetes …" (an outline number), "2014 – B.Sc. …" (a year), "💡 Tip: …" (an icon),
         # "`2015–2017` **Copperleaf**", "`2015` MSc …", "2015 –" (a PDF's date column): a role's dates
         # open a record; so does a symbol in code ("`AAPL` $55,755.00 · 43.85 %")
-        # "MSc Computer Science, Leeds ........ 2015", "POSITIONS READ ....... 5" (its leader made a comma): a row
-        leader = re.search(r"\.{4,}\s*\S+$|[,:][ \t]{3,}\S+$", prev)
+        # "MSc Computer Science, Leeds ........ 2015", "POSITIONS READ ....... 5" (its leader made a comma),
+        # "p95 API latency ... -60%": a row
+        leader = re.search(r"\.{4,}\s*\S+$|\s\.{3}\s+[^.]{1,30}$|[,:][ \t]{3,}\S+$", prev)
         message = len(lines[i]) - len(cur) >= 8  # a chat's message, its time and sender blanked
         joined = re.search(r"[,;(\-–—]$|\b(?:and|or|the|a|of|to|in|by|at|with|is|are|was|were|than|from)$", prev)
         # "MSFT 28.80 17,280.00 13.59%" / "Total 127,157.10 100.00%": a PDF table's rows, each its own record

@@ -32,6 +32,7 @@ class VerifierState:
     flag_first: list[frozenset[str] | None]
     count_nouns: re.Pattern[str] | None
     count_re: list[tuple[Count, re.Pattern[str] | None]]
+    count_any: re.Pattern[str] | None  # any phrase of a set of two or more entities (one search first)
     claim_words: re.Pattern[str] | None
     subject_re: re.Pattern[str] | None
     source_years: set[str]

@@ -91,9 +91,8 @@ class Verifier(Relations, Statements):
     def __init__(self, evidence: Evidence) -> None:
         self.ev = evidence
         self.catalogue = Catalogue(evidence)
-        self.metric_re = {
-            m.name: phrase_regex(m.words, phrase_end=True, modifiers=True) for m in evidence.metrics if m.words
-        }
+        self.metric_re = {m.name: phrase_regex(m.words, phrase_end=True, modifiers=True)
+                          for m in evidence.metrics if m.words}
         self.after_re = {
             m.name: phrase_regex(m.after_words, phrase_end=True) for m in evidence.metrics if m.after_words
         }
@@ -118,6 +117,7 @@ class Verifier(Relations, Statements):
         self.flag_first = [first_tokens(f.words) for f in evidence.flags]
         self.count_nouns = phrase_regex([n for c in evidence.counts for n in c.nouns])
         self.count_re = [(c, phrase_regex(c.words)) for c in evidence.counts]
+        self.count_any = phrase_regex([w for c in evidence.counts if len(c.entities) > 1 for w in c.words])
         self.claim_words = phrase_regex(evidence.claim_words)
         self.subject_re = phrase_regex(evidence.subject_words)
         self.source_years = {d.value[:4] for s in evidence.sources for d in find_dates(s.text)}
