@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Response
 
 from autogen_pse.errors import PseError, ServiceError, UserError
+from autogen_pse.events import EventKind
 from autogen_pse.filters import parse_filters
 from autogen_pse.preparation import needs_prepare
 from autogen_pse.registry import load_registry, load_task
@@ -186,6 +187,8 @@ def load_run(state: WebState, run_id: str) -> dict[str, Any]:
             events = state.store.read_events(run_id)
             doc = TraceBuilder.from_events(events).document() if events else {"run_id": run_id}
             doc.setdefault("status", "running")
+            # its run_finished is written: the run is over, only its executor's clean-up is left
+            active = not any(e.kind == EventKind.RUN_FINISHED for e in events)
         else:
             doc = state.store.load_trace(run_id)
         doc["active"] = active
@@ -239,7 +242,7 @@ async def get_artifact(
 async def cancel_run(run_id: RunId, body: Empty, state: StateDep) -> CancelOut:
     """Ask a queued or running run to stop (send ``{}``); it ends within seconds with status
     ``cancelled`` and its trace is kept."""
-    if await state.executor.cancel(run_id):
-        return CancelOut(run_id=run_id, cancelled=True, status="cancelling")
     doc = await asyncio.to_thread(load_run, state, run_id)  # 404 when unknown
+    if doc["active"] and await state.executor.cancel(run_id):
+        return CancelOut(run_id=run_id, cancelled=True, status="cancelling")
     raise HTTPException(status_code=409, detail=f"run {run_id} is not active (status {doc.get('status')})")
