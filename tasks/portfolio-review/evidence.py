@@ -65,6 +65,7 @@ def evidence(ctx: CheckContext) -> Evidence:
         entityless_actions=["HOLD", "REVIEW"],
         proposal_columns=["amount", "est value", "est. value", "notional", "order value", "trade value"],
         proposal_bounds={"units": "quantity", "money": "market_value"},
+        proposal_amounts={"TRIM": "trim_units"},  # investment rule 2: trim back to the cap
         subject_words=lex["subject_words"],
         relative_metric="weight",
         price_metric="close",

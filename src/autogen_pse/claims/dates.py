@@ -163,7 +163,8 @@ def _dates_of(text: str) -> tuple[DateMention, ...]:
 _RULE_NO = r"(?:one|two|three|four|five|six|seven|eight|nine|ten)"
 _REFERENCES = re.compile(
     r"\b(?:para(?:graph)?s?|sections?|§§?|clauses?|items?|points?)\.?\s+\d+(?:\.\d+)*"
-    r"(?:\s*(?:[–-]|to|and)\s*\d+(?:\.\d+)*)?|(?<![\d.])[1-9]\.\d\s*[–-]\s*[1-9]\.\d(?![\d.%])"
+    r"(?:\s*(?:[–-]|to|and)\s*\d+(?:\.\d+)*)?"
+    r"|\b(?:slides?|steps?|pages?|chapters?|episodes?)\s+\d{1,2}(?:\s*(?:/|of)\s*\d{1,2})?\b(?![.,]\d)|(?<![\d.])[1-9]\.\d\s*[–-]\s*[1-9]\.\d(?![\d.%])"
     # "for the reason given at 3.3", "reason at 3.4", "see 2.1": a paragraph the reason is given in
     r"|\b(?:(?:given|reason|out|described|explained|discussed)\s+(?:at|in)|see)\s+[1-9]\.\d{1,2}(?![\d%]|\.\d)"
     # "rule two or three applies", "rules one and four": which of the rules, not how many
@@ -196,6 +197,21 @@ _WHEN_POSTED = re.compile(
 )
 
 
+# "p95 latency (the time within which 95 out of 100 requests are answered)", "the slowest 5% of requests": a
+# percentile's own definition, no figure
+_PERCENTILE = re.compile(r"\bp(\d{2})\b|\b(\d{2})(?:th|st|nd|rd)[\s-]+percentile\b", re.IGNORECASE)
+
+
+def _percentile_definitions(text: str) -> list[tuple[int, int]]:
+    """Spans of "N (out) of", "100 − N % of" and the 100 of "N out of 100", for a percentile N the text names."""
+    ns = {int(m.group(1) or m.group(2)) for m in _PERCENTILE.finditer(text)}
+    if not ns:
+        return []
+    values = "|".join(str(v) for n in ns for v in (n, 100 - n))
+    rx = rf"\b(?:{values})\s*(?:%|per\s*cent|percent)?(?=\s+(?:out\s+)?of\b)|(?<=out of )100\b"
+    return [(m.start(), m.end()) for m in re.finditer(rx, text, re.IGNORECASE)]
+
+
 def name_spans(text: str) -> list[tuple[int, int]]:
     """Spans of names with digits ("S&P 500", "EC2", "p95", "Q1", "401(k)"), of paragraph references
     ("para 4.1"), of days of a month with no year ("Sat 27 Feb"), of times of day ("at 21:09"), of a
@@ -203,7 +219,7 @@ def name_spans(text: str) -> list[tuple[int, int]]:
     days a week") and of version numbers ("[0.2.0]"): neither dates nor figures."""
     return [(m.start(), m.end())
             for rx in (_NAMES, _REFERENCES, _YEARLESS_DAY, _TIME_OF_DAY, _TELLING, _WHEN_POSTED, _VERSION)
-            for m in rx.finditer(text)]
+            for m in rx.finditer(text)] + _percentile_definitions(text)
 
 
 def same_date(written: str, fact: str) -> bool:

@@ -144,6 +144,7 @@ class Evidence(BaseModel):
     entityless_actions: list[str] = Field(default_factory=list)  # actions a table row may give without an entity
     proposal_columns: list[str] = Field(default_factory=list)  # table columns holding proposed amounts
     proposal_bounds: dict[str, str] = Field(default_factory=dict)  # unit → metric a proposal may not exceed
+    proposal_amounts: dict[str, str] = Field(default_factory=dict)  # ACTION → metric fixing its units ("TRIM")
     sources: list[Source] = Field(default_factory=list)
     vocabulary: list[str] = Field(default_factory=list)  # domain words a faithful artifact may use freely
     claim_words: list[str] = Field(default_factory=list)  # words that make a sentence a factual claim

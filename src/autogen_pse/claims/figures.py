@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .binding import Binding
@@ -10,6 +11,7 @@ from .counts import Counts
 from .derived import _RELATIVE, Derived
 from .durations import Durations
 from .evidence import FactValue, Metric
+from .lexicon import phrase_regex
 from .model import Finding, Status
 from .patterns import (
     _CHAIN,
@@ -98,8 +100,19 @@ _OF_RULES = re.compile(r"\s+(?:of\s+(?:them|those|these|the\s+(?:rules|tests|che
                        re.IGNORECASE)
 
 
+_action_words = functools.lru_cache(maxsize=16)(phrase_regex)
+
+
 class Figures(Binding, Derived, Counts, Durations):
     """Figures and durations against the facts of their entity and metric (a part of the Verifier)."""
+
+    def _fixed_amount(self, text: str, entity: str) -> FactValue | None:
+        """The fact an action named in ``text`` must trade exactly ("TRIM" → trim_units), if any."""
+        for action, metric in self.ev.proposal_amounts.items():
+            words = _action_words(tuple(self.ev.actions.get(action, [])))
+            if words is not None and words.search(text):
+                return next((f for f in self._facts(entity) if f.metric == metric), None)
+        return None
 
     def _figure(
         self,
@@ -376,6 +389,12 @@ class Figures(Binding, Derived, Counts, Durations):
             # "sell the 40", "| TRIM | AAPL | 79 | … | Est value 17,618.58 |": an amount, not a fact
             bare_as = "money" if re.search(r"value|notional", column) else "units"  # "| Est value | 17,618.58 |"
             limit = self.ev.proposal_bounds.get(bare_as if unit == "count" else unit)
+            fixed = self._fixed_amount(text, entity) if (bare_as if unit == "count" else unit) == "units" else None
+            if fixed is not None:  # "| TRIM | AAPL | 97 units |": the rules fix a trim's size
+                ok = matches(q, -fixed.value if q.value < 0 else fixed.value)  # "TRIM -79": 79 sold
+                return Finding(kind="figure", text=q.text, status=Status.SUPPORTED if ok else Status.CONTRADICTED,
+                               evidence=[fixed.id], note=("" if ok else f"{q.text}: the rules fix it at ")
+                               + f"{fixed.id} = {fixed.shown()}"), metrics
             bound = [f for f in self._facts(entity) if f.metric == limit]
             named_here = {m.entity for m in mentions} - {entity}  # "sell X and Y, keep the $35k of proceeds"
             within = sum(f.value for e in named_here for f in self._facts(e) if f.metric == limit)

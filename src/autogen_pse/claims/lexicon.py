@@ -198,6 +198,11 @@ IMPERATIVE_START = re.compile(
 _CLAUSE_BREAK = re.compile(r",\s+(?=(?:which|and|but|so|though|although|while)\b)|;|:\s+(?=[A-Z])|[.!?]\s+|\s+[—–→]\s+")
 
 
+# "and have Ana run …", "then add …": a clause going on with the last one's subject (a verb, no subject of its own)
+_SAME_SUBJECT = re.compile(r"(?:and|or|then|and\s+then)\s+(?!(?:it|its|it's|it’s|this|that|that's|that’s|there|the|a|"
+                           r"an|he|she|they|we|I|you|his|her|their|our|my|your)\b)[a-z]+\b")
+
+
 # a clause saying what the sources do not show ("nothing explicit on settlement", "what I can't see from
 # the CV is …"): its words are not claimed
 UNSEEN = re.compile(
@@ -219,11 +224,17 @@ def factual_part(text: str, imperatives: bool = True) -> str:
     state something: "Google announced a buyback, which could support the price" keeps its first."""
     out = text
     bounds = [0, *[m.end() for m in _CLAUSE_BREAK.finditer(text)], len(text)]
+    blanked = False
     for a, b in itertools.pairwise(bounds):
         part = text[a:b]
+        if blanked and _SAME_SUBJECT.match(part):  # "I'd put her in …, and have Ana run …": the same advice
+            out = out[:a] + " " * (b - a) + out[b:]
+            continue
         # a short topic before a question is the question's ("Settlement and reconciliation — any exposure?")
         question = part.rstrip().endswith("?") or (len(part.split()) <= 4 and text[b:].rstrip().endswith("?"))
-        if ADVICE.search(part) or (imperatives and IMPERATIVE_START.match(part)) or question or UNSEEN.search(part):
+        blanked = bool(ADVICE.search(part) or (imperatives and IMPERATIVE_START.match(part)) or question
+                       or UNSEEN.search(part))
+        if blanked:
             out = out[:a] + " " * (b - a) + out[b:]
     return out
 

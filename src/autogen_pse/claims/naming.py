@@ -14,6 +14,7 @@ from .patterns import (
     _AFTER_GAP,
     _CELL_GAP,
     _CLAUSE,
+    _DASH_GAP,
     _NEXT_FIGURE,
     _OF_TOTAL,
     _PAREN,
@@ -204,7 +205,8 @@ class MetricNaming(VerifierState):
                 first_cell = text.strip(" |").count("|") == 1 and "|" not in text[: q.start].lstrip(" |")
                 gap_ok = _AFTER_GAP.fullmatch(text[q.end : s]) or (
                     first_cell and _CELL_GAP.fullmatch(text[q.end : s])
-                ) or (  # "80% of our AWS estate", not "my own"
+                ) or (not re.search(r"\w", text[: q.start]) and _DASH_GAP.fullmatch(text[q.end : s])) or (
+                    # "80% of our AWS estate", not "my own"
                     _POSSESSIVE_GAP.fullmatch(text[q.end : s]) and not text.startswith("own", s)
                 ) or (
                     q.kind in ("multiple", "fraction")

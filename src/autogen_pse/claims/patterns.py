@@ -201,7 +201,10 @@ _OBJECT_WORDS = {
 _AFTER_GAP = re.compile(
     r"[*_]{0,2}[\s:=(-]{0,3}[\"“‘]?(?:of\s+|in\s+|on\s+|as\s+)?(?:the\s+|its\s+|a\s+)?"
     r"(?:(?:lower|higher|less|more|fewer|faster|slower|cheaper|smaller|bigger|reduction\s+in|cut\s+in)\s+)?"
+    r"(?:[a-z]+-(?:related|based|facing|side|level|wide)\s+)?"  # "1,200 — payment-related requests per second"
 )
+# "**1,200** — requests per second …": a line led by its figure, then a dash and what it counts
+_DASH_GAP = re.compile(r"[*_]{0,2}\s*[—–]" + _AFTER_GAP.pattern)
 # "| **2M/day** | events through the tracking service |": a figure's cell, then the cell saying what it counts
 _CELL_GAP = re.compile(r"(?:/\w+)?[*_]{0,2}\s*\|\s*(?:of\s+)?(?:the\s+|its\s+|a\s+)?")
 _OF_TOTAL = re.compile(  # "… 90 % of the total", "nine-tenths of the portfolio total"

@@ -24,7 +24,7 @@ _RATE_WORDS = {
     "daily": "day", "weekly": "week", "monthly": "month", "annually": "year", "yearly": "year",
 }  # fmt: skip
 _RATE = re.compile(
-    r"^(?:\s+[A-Za-z][\w-]*){0,2}?\s*(?:(?:/|\ba\s+|\bper\s+|\beach\s+|\bevery\s+)"
+    r"^(?:\s+[A-Za-z][\w-]*){0,2}?\s*(?:(?:/|\ba\s+|\bper\s+|\beach\s+|\bevery\s+|\bin\s+(?:an?|one)\s+)"
     r"(s|sec|second|min|minute|h|hr|hour|day|week|wk|month|mo|year|yr|annum)s?\b"
     r"|\s+(daily|weekly|monthly|annually|yearly)\b|\s+p\.a\.)",
     re.IGNORECASE,

@@ -104,7 +104,8 @@ class Ranks(Binding):
             figure_before = re.search(r"[-−+]?\d[\d.,]*\s*%?\s*$", text[max(0, m.start() - 12) : m.start()])
             figure_follows = figure_before or re.match(
                 r"[*_]*(?:\s*(?:in\s+(?:cell\s+)?|\()[A-Z]{1,2}\d{1,4}\)?)?"  # "the worst drawdown in K3 is …": a cell
-                r"\s*(?:was|is|of|at|:|=|—|-)?[*_]*\s*(?:nearly|about|around|roughly|almost|~)?\s*(?:minus\s+|negative\s+)?(?:[-−]?\d|"
+                r"\s*(?:was|is|of|at|:|=|—|-)?[*_]*\s*(?:nearly|about|around|roughly|almost|~|c\.|circa|approx\.?|"
+                r"approximately|some|(?:just|a\s+(?:shade|touch|bit))\s+(?:over|under))?\s*(?:minus\s+|negative\s+)?(?:[-−]?\d|"
                 r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|"
                 r"eighty|ninety)\b)",
                 text[m.end() :],

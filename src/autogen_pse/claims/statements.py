@@ -24,13 +24,14 @@ _FIT = re.compile(rf"(?:\s+[\w-]+)?\s+{_FIT_WORDS}\b|(?<=\s){_FIT_WORDS}$", re.I
 # "put the most weight on Brightline", "gave the most space to": the writer's emphasis, not a ranking
 _EMPHASIS = re.compile(r"\b(?:put|puts|putting|place[sd]?|placing|gave|give[sn]?|giving|devote[sd]?|devoting)\s+$",
                        re.I)
+_MATTERS = re.compile(r"\b(?:matters?|mattered|counts?|counted)\s+$", re.I)  # "the numbers that matter most"
 _EMPHASIS_NOUN = re.compile(r"\s+(?:weight|emphasis|space|attention|focus|detail|room|prominence)\b", re.I)
 _NOT_HELD = re.compile(r"\s+(?:is\s+not|was\s+not|isn['’]t|wasn['’]t)\s+(?:one\s+of|among|held|owned|a\s+holding)\b",
                        re.I)  # "ORCL is not one of the five holdings"
 _PRONOUN_BEFORE = re.compile(r"\b(?:I|we|you|she|he|they)(?:['’](?:m|re|s)|\s+(?:am|are|is|was|were))?\s+$")
 _BACK_THEN = re.compile(r"\s+(?:in|when|then|around|during|before|after)\b", re.I)  # "bought back in 2000": earlier
 _IDIOM = re.compile(r"contract\s+notes?\b|split\s+(?:portfolio|picture|decision|verdict|result|view|book)\b|"
-                    r"paper\s+trail\b|panel\s+interviews?\b|"  # the panel that interviews the candidate
+                    r"paper\s+trail\b|panel\s+interviews?\b|(?<=hiring\s|erview\s)panel\b|"  # who interviews her
                     r"panel\s+(?:needs?|wants?|asks?|will|may|should|can)\b|"
                     r"acquired(?=[^.;]{0,40}\b(?:certifi|certificate|licen[cs]e|qualification|diploma))", re.I)
 _NICKNAME = re.compile(r"[\w'’ -]{0,20}\(\s*")
@@ -54,8 +55,10 @@ def title_case(text: str, *, heading: bool = False) -> bool:
 class Statements(VerifierState):
     """Unknown names, unsupported statements and superlatives (a part of the Verifier)."""
 
-    def _names(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], advice: bool,
+    def _names(self, text: str, mentions: list[Mention], skip: list[tuple[int, int]], advice: str | None,
                heading: bool = False) -> list[Finding]:
+        """Names no source knows; in advice (``advice``: its stating clauses, the rest blanked) only those
+        presented as part of the subject or named in a clause that states something."""
         taken = skip + [(m.start, m.end) for m in mentions]
         for m in self.catalogue.find(text):  # "PostgreSQL (PG)": a short gloss of a known name
             gloss = _GLOSS.match(text, m.end)
@@ -74,7 +77,7 @@ class Statements(VerifierState):
                 continue
             near = text[max(0, name.start - 40) : name.end + 40]
             subject = bool(self.subject_re and self.subject_re.search(near)) or name.entity in ("?ticker", "?lead")
-            if not subject and advice:
+            if not subject and advice is not None and not advice[name.start : name.end].strip():
                 continue
             out.append(
                 Finding(
@@ -151,6 +154,7 @@ class Statements(VerifierState):
             emphasis = _EMPHASIS.search(text, 0, m.start()) and (
                 _EMPHASIS_NOUN.match(text, m.end()) or _EMPHASIS_NOUN.search(phrase))
             if _QUANTIFIER.fullmatch(phrase) or _FEELING.match(phrase) or fit or emphasis or (
+                phrase.startswith("most") and _MATTERS.search(text, 0, m.start())) or (
                 phrase.startswith("most ") and _PRONOUN_BEFORE.search(text, 0, m.start())
             ):
                 continue  # "most afternoons", "what I most enjoy", "I'm most keen": how many, how much — no ranking

@@ -332,7 +332,8 @@ class Verifier(Relations, Statements):
         findings += self._dates(text, dates, mentions, scope, advice)
         if not quantities:
             findings += self._directions(text, mentions, scope, advice)
-        findings += self._names(text, found, skip, advice, heading=claim.kind == "heading")
+        stated = text if not (advice or UNSEEN.search(plain)) else factual_part(plain, bool(self.ev.imperatives))
+        findings += self._names(text, found, skip, stated if advice else None, heading=claim.kind == "heading")
         for m in found:
             known = self.ev.entity(m.entity)
             lo = max((x.end() for x in re.finditer(r"[;.]\s", text[: m.start])), default=0)
@@ -363,13 +364,11 @@ class Verifier(Relations, Statements):
                 Finding(kind="direction", text=turned[0], status=Status.CONTRADICTED,
                         note=f"the source states the change the other way: {turned[1]}")
             )  # fmt: skip
-        if not any(f.status is Status.CONTRADICTED for f in findings):
-            # in advice, the clauses that state something: "Google announced a buyback, which could …"
-            stated = text if not (advice or UNSEEN.search(plain)) else factual_part(plain, bool(self.ev.imperatives))
-            if stated.strip():
-                phrases = [(a, b) for a, b, _m in metric_spans if " " in text[a:b]]  # "acquisition costs": a metric
-                findings += self._statement(stated, found, skip + phrases + [(q.start, q.end) for q in quantities],
-                                            claim_words_only=advice, heading=claim.kind == "heading")
+        # in advice, the clauses that state something: "Google announced a buyback, which …"
+        if not any(f.status is Status.CONTRADICTED for f in findings) and stated.strip():
+            phrases = [(a, b) for a, b, _m in metric_spans if " " in text[a:b]]  # "acquisition costs": a metric
+            findings += self._statement(stated, found, skip + phrases + [(q.start, q.end) for q in quantities],
+                                        claim_words_only=advice, heading=claim.kind == "heading")
         findings += self._first_dated(text, mentions)
         if (not advice and not any(f.status is Status.CONTRADICTED for f in findings)
                 and self.ev.unranked_superlatives and not any(f.kind == "rank" for f in findings)):
