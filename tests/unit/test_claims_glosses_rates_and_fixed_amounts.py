@@ -58,6 +58,11 @@ def test_cv_lines_that_claim_nothing(resume_verifier: Verifier, line: str) -> No
     assert statuses(resume_verifier, line) <= {Status.NONE, Status.SUPPORTED}, line
 
 
+def test_places_the_rules_allow_are_the_documents_own_count(portfolio_verifier: Verifier) -> None:
+    line = "If B. wants to redeploy the Apple trim, these are the two places the rules allow."
+    assert statuses(portfolio_verifier, line) <= {Status.NONE, Status.SUPPORTED}
+
+
 def test_a_dash_after_a_figure_mid_line_does_not_name_it(portfolio_verifier: Verifier) -> None:
     """Only a line led by its figure takes the words after a dash as its name: "AAPL 43.85% — breach
     (excess 13.85 pts)" is the weight, then the excess."""

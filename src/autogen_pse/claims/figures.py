@@ -76,7 +76,7 @@ _PRONOUN_SUBJECT = re.compile(r"\b(?:it|it's|it’s|its|she|he|this\s+one|that\s
 _DISCOURSE_COUNT = re.compile(
     r"\s+(?:(?:more|other|key|main|quick|big|small|short|further|final)\s+)?(?:pieces?\s+of\s+evidence|points?|"
     r"things?|questions?|reasons?|examples?|options?|takeaways?|caveats?|concerns?|observations?|suggestions?|"
-    r"comments?|topics?|bullets?|headlines?|items?\s+(?:to|for|on)|ways?\s+(?:to|of))\b",
+    r"comments?|topics?|bullets?|headlines?|places?|items?\s+(?:to|for|on)|ways?\s+(?:to|of))\b",
     re.IGNORECASE,
 )
 
