@@ -15,28 +15,44 @@ from tests.claims_support import assert_clean, assert_pair, statuses
 
 
 @pytest.mark.parametrize(
-    ("good", "bad"),
+    ("verifier", "good", "bad"),
     [
         # a percentile's own definition in brackets is no figure of hers; the cut is
-        ("Made the slowest answers quicker: p95 latency (the time within which 95 out of 100 requests are "
+        ("resume_verifier",
+         "Made the slowest answers quicker: p95 latency (the time within which 95 out of 100 requests are "
          "answered) dropped by 60%, thanks to Redis caching.",
          "Made the slowest answers quicker: p95 latency (the time within which 95 out of 100 requests are "
          "answered) dropped by 70%, thanks to Redis caching."),
-        ("p95 API latency (the wait for the slowest 5% of requests) cut by 60%, via Redis caching.",
+        ("resume_verifier", "p95 API latency (the wait for the slowest 5% of requests) cut by 60%, via Redis caching.",
          "p95 API latency (the wait for the slowest 5% of requests) cut by 5%, via Redis caching."),
         # a figure named by "p95" itself is still checked
-        ("She cut p95 API latency by 60% with Redis caching.", "She cut p95 API latency by 95% with Redis caching."),
+        ("resume_verifier", "She cut p95 API latency by 60% with Redis caching.",
+         "She cut p95 API latency by 95% with Redis caching."),
         # a line led by its figure, a dash, then what it counts
-        ("**1,200** — payment-related requests per second her Go API handles at its busiest.",
+        ("resume_verifier", "**1,200** — payment-related requests per second her Go API handles at its busiest.",
          "**1,500** — payment-related requests per second her Go API handles at its busiest."),
         # a slide's number is no figure; the figure after it is
-        ("Slide 3/9 — I lead a team of 6 engineers at Brightline.",
+        ("resume_verifier", "Slide 3/9 — I lead a team of 6 engineers at Brightline.",
          "Slide 3/9 — I lead a team of 9 engineers at Brightline."),
+        # "c." hedges a holding's own worst drawdown: the figure, not a ranking of holdings
+        ("portfolio_verifier", "- **Apple (AAPL):** Volatility c. 47 per cent; worst drawdown c. 57 per cent.",
+         "- **Apple (AAPL):** Volatility c. 47 per cent; worst drawdown c. 67 per cent."),
+        ("portfolio_verifier",
+         "Apple has compounded at c. 41 per cent a year; worst drawdown a shade over 56 per cent.",
+         "Apple has compounded at c. 41 per cent a year; the worst drawdown of the five."),
+        # rule 2 fixes a trim's size: trim_units (a sign for the sale is no other figure)
+        ("portfolio_verifier", "| 1 | TRIM | AAPL | 79 units | 30% position cap |",
+         "| 1 | TRIM | AAPL | 97 units | 30% position cap |"),
+        ("portfolio_verifier", "AAPL   TRIM    -79      back to cap, cash stays in acct",
+         "AAPL   TRIM    -97      back to cap"),
     ],
 )
-def test_cv_glosses_rates_and_slides(resume_verifier: Verifier, good: str, bad: str) -> None:
-    assert_clean(resume_verifier, good)
-    assert_pair(resume_verifier, good, bad)
+def test_faithful_forms_pass_and_their_twins_fail(
+    request: pytest.FixtureRequest, verifier: str, good: str, bad: str
+) -> None:
+    checked: Verifier = request.getfixturevalue(verifier)
+    assert_clean(checked, good)
+    assert_pair(checked, good, bad)
 
 
 def test_a_rate_per_hour_for_the_cvs_rate_per_second(resume_verifier: Verifier) -> None:
@@ -67,24 +83,6 @@ def test_a_dash_after_a_figure_mid_line_does_not_name_it(portfolio_verifier: Ver
     """Only a line led by its figure takes the words after a dash as its name: "AAPL 43.85% — breach
     (excess 13.85 pts)" is the weight, then the excess."""
     assert_clean(portfolio_verifier, "AAPL 43.85% — breach (excess 13.85 pts)")
-
-
-@pytest.mark.parametrize(
-    ("good", "bad"),
-    [
-        # "c." hedges a holding's own worst drawdown: the figure, not a ranking of holdings
-        ("- **Apple (AAPL):** Volatility c. 47 per cent; worst drawdown c. 57 per cent.",
-         "- **Apple (AAPL):** Volatility c. 47 per cent; worst drawdown c. 67 per cent."),
-        ("Apple has compounded at c. 41 per cent a year; worst drawdown a shade over 56 per cent.",
-         "Apple has compounded at c. 41 per cent a year; the worst drawdown of the five."),
-        # rule 2 fixes a trim's size: trim_units (a sign for the sale is no other figure)
-        ("| 1 | TRIM | AAPL | 79 units | 30% position cap |", "| 1 | TRIM | AAPL | 97 units | 30% position cap |"),
-        ("AAPL   TRIM    -79      back to cap, cash stays in acct", "AAPL   TRIM    -97      back to cap"),
-    ],
-)
-def test_portfolio_hedges_and_trim_sizes(portfolio_verifier: Verifier, good: str, bad: str) -> None:
-    assert_clean(portfolio_verifier, good)
-    assert_pair(portfolio_verifier, good, bad)
 
 
 def test_a_sale_within_the_holding_is_still_a_proposal(portfolio_verifier: Verifier) -> None:
