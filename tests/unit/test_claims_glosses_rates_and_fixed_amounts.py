@@ -1,8 +1,8 @@
 """Artifacts in the forms of batch zzg (a CV explained to a non-technical panel, a LinkedIn carousel, a
 Notion export, a British answer in fractions and "c."): a percentile spelled out in brackets, a rate given
 per hour for one the CV gives per second, a line led by its figure and a dash, "Slide 5/9", "the numbers that
-matter most", a hedge written "c." before a holding's own drawdown, a trim's size (rule 2 fixes it), and a
-name in the stating clause of advice. Each faithful form passes and its twin with one fact changed fails.
+matter most", a hedge written "c." before a holding's own drawdown, a trim's size (rule 2 fixes it) and value,
+and a name in the stating clause of advice. Each faithful form passes and its twin with one fact changed fails.
 """
 
 from __future__ import annotations
@@ -45,6 +45,12 @@ from tests.claims_support import assert_clean, assert_pair, statuses
          "| 1 | TRIM | AAPL | 97 units | 30% position cap |"),
         ("portfolio_verifier", "AAPL   TRIM    -79      back to cap, cash stays in acct",
          "AAPL   TRIM    -97      back to cap"),
+        # a trim's value, in a sentence about the trim, whatever metric word stands nearer
+        ("portfolio_verifier", "The AAPL trim is 79 whole shares; at the 223.02 reference close that is 17,618.58.",
+         "The AAPL trim is 79 whole shares; at the 223.02 reference close that is 18,618.58."),
+        ("portfolio_verifier",
+         "The reduction of the line Apple Inc. to the ceiling corresponds to a value of USD 17 607,87.",
+         "The reduction of the line Apple Inc. to the ceiling corresponds to a value of USD 19 607,87."),
     ],
 )
 def test_faithful_forms_pass_and_their_twins_fail(
