@@ -17,13 +17,16 @@ from .patterns import (
     _CHAIN,
     _COMPARATOR,
     _DENIED,
+    _DISCOURSE_COUNT,
     _GLOBAL_NEAR,
     _HYPOTHETICAL,
     _NORM,
+    _OF_RULES,
     _OVER_CAP,
     _PAREN,
     _RATING,
     _REQUIRED,
+    _RULES_BROKEN,
     _SCORE_AFTER,
     _SCORE_BEFORE,
     _STRONG,
@@ -72,15 +75,6 @@ _COMPARED_PAREN = re.compile(
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|it's|it’s|its|she|he|this\s+one|that\s+one|the\s+\w+\s+one)\b", re.I)
 
 
-# "two pieces of evidence", "three things to note", "a few questions": the document's own points, no fact
-_DISCOURSE_COUNT = re.compile(
-    r"\s+(?:(?:more|other|key|main|quick|big|small|short|further|final)\s+)?(?:pieces?\s+of\s+evidence|points?|"
-    r"things?|questions?|reasons?|examples?|options?|takeaways?|caveats?|concerns?|observations?|suggestions?|"
-    r"comments?|topics?|bullets?|headlines?|places?|items?\s+(?:to|for|on)|ways?\s+(?:to|of))\b",
-    re.IGNORECASE,
-)
-
-
 _ONE_OF = re.compile(r"\s+of\s+(?:the|your|ur|these|those|its|my|our|his|her|their|them)\b", re.IGNORECASE)
 
 
@@ -88,16 +82,6 @@ def _elliptical(text: str) -> bool:
     """A sentence that leaves its subject to the one before: a short reply ("Gain about forty-six
     thousand.") or a pronoun ("… and it's down more than ten percent"), not about the whole."""
     return not _GLOBAL_NEAR.search(text) and (len(text.split()) <= 12 or bool(_PRONOUN_SUBJECT.search(text)))
-
-
-# "Microsoft broke TWO of them", "AAPL trips one rule": how many of the rules a holding breaks
-_RULES_BROKEN = re.compile(
-    r"\b(?:broke|breaks?|breach(?:es|ed)?|trip(?:s|ped)?|trigger(?:s|ed)?|violat\w+|fail(?:s|ed)?|hits?|"
-    r"meets?|met|pass(?:es|ed)?)\s+(?:only\s+|just\s+|all\s+)?$",
-    re.IGNORECASE,
-)
-_OF_RULES = re.compile(r"\s+(?:of\s+(?:them|those|these|the\s+(?:rules|tests|checks))\b|(?:rules?|tests?|checks?)\b)",
-                       re.IGNORECASE)
 
 
 _action_words = functools.lru_cache(maxsize=16)(phrase_regex)

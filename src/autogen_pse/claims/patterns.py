@@ -385,6 +385,21 @@ _REQUIRED = re.compile(  # "more than the 7 years asked for": the job ad's requi
     r"(?:role|job|ad|advert|posting|spec|listing)\s+(?:asks|wants|requires|calls)\b)",
     re.IGNORECASE,
 )
+# "two pieces of evidence", "three things to note", "a few questions": the document's own points, no fact
+_DISCOURSE_COUNT = re.compile(
+    r"\s+(?:(?:more|other|key|main|quick|big|small|short|further|final)\s+)?(?:pieces?\s+of\s+evidence|points?|"
+    r"things?|questions?|reasons?|examples?|options?|takeaways?|caveats?|concerns?|observations?|suggestions?|"
+    r"comments?|topics?|bullets?|headlines?|places?|items?\s+(?:to|for|on)|ways?\s+(?:to|of))\b",
+    re.IGNORECASE,
+)
+# "Microsoft broke TWO of them", "AAPL trips one rule": how many of the rules a holding breaks
+_RULES_BROKEN = re.compile(
+    r"\b(?:broke|breaks?|breach(?:es|ed)?|trip(?:s|ped)?|trigger(?:s|ed)?|violat\w+|fail(?:s|ed)?|hits?|"
+    r"meets?|met|pass(?:es|ed)?)\s+(?:only\s+|just\s+|all\s+)?$",
+    re.IGNORECASE,
+)
+_OF_RULES = re.compile(r"\s+(?:of\s+(?:them|those|these|the\s+(?:rules|tests|checks))\b|(?:rules?|tests?|checks?)\b)",
+                       re.IGNORECASE)
 _OVER_CAP = re.compile(r"\s*[▲↑▼↓]\s*(?:vs\.?\s*)?(?:the\s+)?(?:cap|limit)\b", re.IGNORECASE)
 _GLOSS_YEARS = re.compile(r"\s*\(\s*(?:~|about\s+|c\.\s*)?(\d+(?:\.\d+)?)\+?\s*(?:years?|yrs?|y)\b[^()]{0,20}\)", re.I)
 
