@@ -1,9 +1,9 @@
 """The claim ledger on the hand-written corpus: detection per kind, false errors and warnings.
 
 The corpus (``tests/fixtures/claims/<task>/<batch>/``) is realistic text written by hand in
-ninety-six styles per task (two new ones per blind batch): about a third faithful (honest
+120 styles per task (two new ones per blind batch): about a third faithful (honest
 rounding included), the rest with exactly one planted fabrication of a labelled kind
-(``labels.jsonl``: file, style, faithful, kind, planted, truth). Batches ``e`` to ``zv`` were each
+(``labels.jsonl``: file, style, faithful, kind, planted, truth). Batches ``e`` to ``zzh`` were each
 written blind and measured once, unseen, before they were used to improve the verifier (those
 first figures are in docs/claims.md).
 

@@ -7,6 +7,7 @@ Extract (:mod:`.split`, :mod:`.quantities`, :mod:`.dates`, :mod:`.catalogue`) â†
 :class:`Evidence` built by its ``evidence.py`` hook (entities, metrics, facts, rules, sources).
 """
 
+from .conversation import message_header_lines
 from .envelope import wrapper_lines
 from .evidence import Count, DateFact, Duration, Entity, Evidence, FactValue, Flag, Metric, Source, Transition
 from .ledger import build_ledger, ledger_checks
@@ -39,6 +40,7 @@ __all__ = [
     "caps_lead",
     "ledger_checks",
     "mend",
+    "message_header_lines",
     "run_report_lines",
     "stated_changes",
     "wrapper_lines",

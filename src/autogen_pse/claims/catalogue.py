@@ -23,6 +23,9 @@ _TICKER_CONTEXT = re.compile(
     r"|\b(?:buy|buying|add|adding|sell|selling|trim|trimming|into|rotate into|switch into)\s+(?P<e>[A-Z]{2,5})\b"
     r"|\b(?:symbol|ticker|sym)\s*[:=]\s*(?P<f>[A-Z]{2,5})\b)"  # "symbol: ORCL", a log's or a table's field
 )
+_CAPS_WORD = re.compile(r"\b[A-Z]{3,5}\b")
+_LIST_BEFORE = re.compile(r"\b([A-Z]{2,5})\s*(?:,|&|/|\band\b|\bor\b)\s*$")
+_LIST_AFTER = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b)\s*([A-Z]{2,5})\b")
 # "Villaseñor", "Andrés": accented letters are part of a name (not "Ia" of "IaC")
 _NAME_WORD = r"(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ0-9]+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ0-9]+)*(?![A-Za-zÀ-ÖØ-öø-ÿ])|[A-Z][A-Z0-9]+\b)"
 _CAP_RUN = re.compile(
@@ -64,6 +67,7 @@ Details Strengths Objective Tips Changes Mio Mrd Tsd Mn Bn Residence Telephone S
 Due Body Subject Export Exported Eng Dev Mgr Snr Jnr Score Scores Rating Ratings Scorecard Home Now Skip Menu
 Contents United States Schedule Schedules Clause Clauses Annex Exhibit Dad Mum Mom Grandad Grandpa Grandma Granny Nan
 Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun Commentary Manager's Backlog Doing Parked Kanban
+Analytics Analysis Description Descriptions Moderator Margin
 """.split()
 )
 GENERIC_ABBREVIATIONS = frozenset(
@@ -295,6 +299,16 @@ def unknown_names(
             continue
         out.append(Mention("?ticker", s, s + len(sym), sym))
         taken = [*taken, (s, s + len(sym))]
+    if catalogue.has_tickers:  # "AMZN, IBM and CSCO are clean": a ticker listed with the holdings' tickers
+        for m in _CAPS_WORD.finditer(text):
+            sym, s = m.group(0), m.start()
+            before = _LIST_BEFORE.search(text, 0, s)
+            after = _LIST_AFTER.match(text, m.end())
+            if not any(x and catalogue.knows(x.group(1)) for x in (before, after)) or is_abbreviation(sym) \
+                    or catalogue.knows(sym) or sym.lower() in known or not free(s, m.end()):
+                continue
+            out.append(Mention("?ticker", s, m.end(), sym))
+            taken = [*taken, (s, m.end())]
     def runs() -> Iterator[re.Match[str]]:  # "IBM and Oracle": the part of a run no known name takes
         for m in _CAP_RUN.finditer(text):
             if free(m.start(), m.end()):

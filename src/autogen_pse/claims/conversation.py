@@ -199,15 +199,69 @@ _MESSAGE = re.compile(
 )
 
 
+# a chat app's message header on a line of its own, the sender then the time: "**AI** 09:41", "Bot · 11:23 AM",
+# "**Assistant** 19:05"
+_HEADER = re.compile(
+    r"^[ \t>]*[*_]*(?:[A-Z][\w.'’-]*(?:[ \t][A-Z][\w.'’-]*){0,2}|[Mm]e|[Yy]ou)[*_]*[ \t]*(?:[·•,—–-][ \t]*)?"
+    r"[*_(\[]*\d{1,2}:\d{2}(?:[ \t]*[AaPp]\.?[Mm]\.?)?[*_)\]]*[ \t]*$",
+    re.M,
+)
+
+
+# a message's place in a reply split over several, on a line of its own: "(2/6)", "**[3/3]**", "cont'd"
+_PART = re.compile(r"^[ \t>]*[*_]*(?:[(\[]\d{1,2}/\d{1,2}[)\]]|\(?cont(?:['’]?d|inued)\)?\.*)[*_]*[ \t]*$", re.M | re.I)
+
+
+def _headers(text: str) -> list[re.Match[str]]:
+    """A chat's message headers and part marks, when it has two or more of either."""
+    out = []
+    for rx in (_HEADER, _PART):
+        found = list(rx.finditer(text))
+        out += found if len(found) >= 2 else []
+    return out
+
+
+def message_header_lines(text: str) -> set[int]:
+    """The lines (1-based) of a chat's message headers (two or more lines of a sender and a time only)
+    and of its parts' marks ("(2/6)"): who sent a message at what time is no claim, and no entry of a CV."""
+    return {text.count("\n", 0, m.start()) + 1 for m in _headers(text)}
+
+
 def chat_messages(text: str) -> str:
     """An exported chat's messages (three or more lines opening with a time and a sender) with their
-    time and sender blanked: who sent a message at what time is no claim. The indent left marks each
-    message as a line of its own (:func:`.sentences.line_groups`): a claim even with no full stop, in a
-    thread whose earlier messages say what it is about."""
+    time and sender blanked, and so are a chat's message headers and part marks on lines of their own
+    (see :func:`message_header_lines`): who sent a message at what time is no claim. The indent left marks
+    each message as a line of its own (:func:`.sentences.line_groups`): a claim even with no full stop,
+    in a thread whose earlier messages say what it is about."""
+    for m in _headers(text):
+        text = text[: m.start()] + " " * len(m.group(0)) + text[m.end() :]
     if len(_MESSAGE.findall(text)) < 3:
         return text
     return _MESSAGE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
+
+
+# a multi-agent log's speakers in brackets opening a line: "[BullAgent] …", "**turn 3 · [BearAgent]** …",
+# "**#4 [RiskAgent]** ↳ #3."
+_AGENT_LABEL = re.compile(
+    r"^[ \t>*_]*(?:(?:turn|round|step|msg|message|#)[ \t]*\d+[ \t]*[·:.—–-]?[ \t]*)?\[([A-Z][A-Za-z]{2,24})\]",
+    re.M | re.I,
+)
+_ROLE_SUFFIX = re.compile(r"(?<=[a-z])(?:Agent|Bot|Analyst|Critic)$")  # "BearAgent" is "Bear" when addressed
+
+
+def agent_names(text: str) -> str:
+    """A multi-agent log's speakers (two or more names opening three or more lines in brackets) blanked
+    wherever they are named, their stems too ("→ Bear:", "agree with Bull"): which agent speaks is no
+    claim about the subject."""
+    counts: dict[str, int] = {}
+    for m in _AGENT_LABEL.finditer(text):
+        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    if len(counts) < 2 or sum(counts.values()) < 3:
+        return text
+    names = set(counts) | {_ROLE_SUFFIX.sub("", n) for n in counts if _ROLE_SUFFIX.search(n)}
+    whole = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    return re.sub(rf"\[(?:{whole})\]|\b(?:{whole})\b", lambda m: " " * len(m.group(0)), text)
 
 
 # an agent's trace (ReAct): "Thought: …", "Action 1: read_file[cv.md]", "Observation: …", "Final Answer: …"

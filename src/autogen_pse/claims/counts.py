@@ -152,6 +152,13 @@ class Counts(VerifierState):
             total = next((k for k, q2 in enumerate(qs) if k != i and q2.start >= q.end and q2.end <= noun_end), None)
             if total is not None and everything is not None:  # "three of the five holdings"
                 used.add(total)
+                of_set = next((c for c, rx in self.count_re if rx is not None and c is not everything
+                               and rx.search(text, qs[total].end, noun_end)), None)
+                if of_set is not None:  # "one of the two losers", "two of three flagged holdings": the total
+                    # counts the set the noun names, the first number a part of it
+                    phrase = f"{qs[total].text} {text[qs[total].end : noun_end].strip()}"
+                    out.append(self._count_finding(phrase, int(qs[total].value), of_set, qs[total].hedge))
+                    continue
                 out.append(self._count_finding(qs[total].text, int(qs[total].value), everything))
             lo = max(
                 [m.end() for m in _CLAUSE.finditer(text, 0, q.start)]

@@ -45,9 +45,10 @@ def _spoken_year(words: str) -> str:
 
 _PATTERNS = [
     re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)\b"),
-    re.compile(rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\s+{_MON}\s*,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?(?:\s+|-){_MON}(?:\s*,?\s+|-)(?P<y>(?:19|20)\d\d)\b",
+               re.IGNORECASE),  # (a statement's "01-MAR-2010")
     re.compile(rf"\b{_MON}\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
-    re.compile(rf"\b{_MON}\s*'?,?\s*(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+    re.compile(rf"\b{_MON}(?:\s*'?,?\s*|-)(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
     re.compile(rf"\b{_MON}\s+'(?P<yy>\d\d)\b", re.IGNORECASE),
     re.compile(rf"\b{_MON}\s+(?P<yy>0\d|[4-9]\d)\b(?![\d%]|[.,:]\d|\s*,?\s*(?:19|20)\d\d)", re.IGNORECASE),  # "Jan 05"
     re.compile(r"\b(?:mid|early|late)[\s-](?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),  # "mid-2008"
@@ -87,7 +88,9 @@ _PATTERNS = [
 _NAMES = re.compile(
     r"\b(?:S\s?&\s?P|S&amp;P|FTSE|Nasdaq|NASDAQ|Russell|Stoxx|STOXX|DAX|CAC|Nikkei|Dow(?:\s+Jones)?|MSCI|Euro\s+Stoxx)"
     r"(?:\s+(?:Composite|Industrial\s+Average|World|ACWI|EAFE))?\s*\d+\b"
-    r"|\b[A-Z][A-Za-z]*-\d+\b|\bQ[1-4]\b|\bH[12]\b|\bFY\s?\d{2,4}\b|\bp\d{2}\b|\b[A-Z]{1,4}\d{1,3}\b"
+    r"|\b(?!(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-(?:19|20)\d\d\b)"  # (a date: "Jul-2006")
+    r"[A-Z][A-Za-z]*-\d+\b"
+    r"|\bQ[1-4]\b|\bH[12]\b|\bFY\s?\d{2,4}\b|\bp\d{2}\b|\b[A-Z]{1,4}\d{1,3}\b"
     r"|\b[Pp][ \t]+(?:fifty|ninety(?:[- ](?:five|nine))?)\b"  # "P ninety five latency": p95, dictated
     r"|\b(?:401|403|457)\s?\([kb]\)"  # US retirement accounts: "401(k) rollover IRA"
 )

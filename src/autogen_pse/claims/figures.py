@@ -14,21 +14,30 @@ from .evidence import FactValue, Metric
 from .lexicon import phrase_regex
 from .model import Finding, Status
 from .patterns import (
+    _A_HOLDING,
+    _ACCOUNTING,
+    _ANY_DIRECTION,
     _CHAIN,
     _COMPARATOR,
+    _COMPARED_PAREN,
     _DENIED,
     _DISCOURSE_COUNT,
     _GLOBAL_NEAR,
+    _HEDGE_WORDS,
     _HYPOTHETICAL,
     _NORM,
     _OF_RULES,
+    _ORDERS,
     _OVER_CAP,
     _PAREN,
+    _PCT_KEY,
+    _PRONOUN_SUBJECT,
     _RATING,
     _REQUIRED,
     _RULES_BROKEN,
     _SCORE_AFTER,
     _SCORE_BEFORE,
+    _SPREAD,
     _STRONG,
     _TOGETHER_ANY,
     _UNIT_NOUNS,
@@ -40,9 +49,6 @@ from .patterns import (
 from .periods import RATE_SECONDS, rate_after, rate_before
 from .quantities import Quantity, as_percent, matches, precise
 
-_PCT_KEY = re.compile(r"\b(?:pct|percent)\s*[:=]\s*$", re.IGNORECASE)  # a data field's key names a percentage
-# a list of orders: "Orders entered: AAPL -79, MSFT -600" (a signed whole number is a number of shares)
-_ORDERS = re.compile(r"\b(?:orders?|trades?|tickets?|fills?|executions?|blotter)\b[^.;]*$", re.IGNORECASE)
 _RULE_WORDS = r"(?:rule|limit|threshold|cap|ceiling|level|trigger|stop[\s-]?loss|stop|maximum|max|floor)s?"
 _RULE_BEFORE = re.compile(
     rf"\b{_RULE_WORDS}\W{{0,3}}(?:(?:pct|percent|days?|d)\W{{1,3}})?(?:(?:at|of|is|=|set\s+at)\W{{0,3}})?(?:[−-]|minus\s+)?$"
@@ -58,21 +64,6 @@ _RULE_AFTER = re.compile(rf"\W{{0,3}}(?:\w+\W+)?{_RULE_WORDS}\b", re.I)
 _HELD_TO = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:with|to)|[≥≤]|[<>]=?)\s*[-−–+]?\s*[$€£]?\d",
                       re.IGNORECASE)  # ("851 ≥ 730 days": the holding's figure, then the rule's)
 _RULE_HIT = re.compile(r"\b(?:hit|breached|triggered|crossed|tripped|loss)\s*[:=]?\s*[(\[]?\s*$", re.IGNORECASE)
-_ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
-_SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
-_HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
-_ANY_DIRECTION = re.compile(
-    r"[-−–]\s*(?:c\.|~|about|approx\.?)?\s*\d|\b(?:down|lost|los[se]s?|losing|lower|fell|fall(?:en)?|declin\w*|"
-    r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|below|less|up|gain\w*|rose|risen|positive|profit\w*)\b",
-    re.IGNORECASE,
-)
-_COMPARED_PAREN = re.compile(
-    r"[^.;]{0,40}\b(?:ahead\s+of|behind|above|below|than|versus|vs\.?|compared\s+with|next\s+to)\s+"
-    r"[\w.&'’ ]{1,30}?\s*\(\s*(?:~|about|around)?\s*$", re.IGNORECASE,
-)
-
-
-_PRONOUN_SUBJECT = re.compile(r"\b(?:it|it's|it’s|its|she|he|this\s+one|that\s+one|the\s+\w+\s+one)\b", re.I)
 
 
 _ONE_OF = re.compile(r"\s+of\s+(?:the|your|ur|these|those|its|my|our|his|her|their|them)\b", re.IGNORECASE)
@@ -143,7 +134,8 @@ class Figures(Binding, Derived, Counts, Durations):
             return of_level, []
         if not paired and self._portfolio_level(text, q) and None not in others:
             others = [None, *others]
-        metrics = named if named else (self._share_metrics(text, q, spans) or self._metrics_for(text, q, spans, qs))
+        metrics = named or self._share_metrics(text, q, spans) or self._metrics_for(text, q, spans, qs) or \
+            self._list_head(text, q, spans, qs)
         if metrics and all(m.units == ["units"] for m in metrics):
             if not float(q.value).is_integer():
                 metrics = []  # "Math says I own 3.65": no count of shares has a fraction
@@ -199,14 +191,19 @@ class Figures(Binding, Derived, Counts, Durations):
                 for e in [entity, *others]
                 for m in metrics
             ]
+        capped = bool(metrics) and q.hedge in ("under", "over") and q.unit == "money"  # a bound of an amount named
         pools += [
             self._pool(e, alternate, compatible, direction, anywhere=entity is None)
             for m in metrics
             for alternate in (self.ev.metric(name) for name in m.alternates)
-            if alternate is not None
+            if alternate is not None and not capped
             for e in [entity, *others]
         ]
-        if not any(m.strict for m in metrics):  # any fact of the entity; a sign ("+19 %") is a change's
+        if entity is None and not mentions and _A_HOLDING.search(text):  # "a sub-$23k position bought for $27.7k":
+            # a holding the sentence does not name (the turn before did)
+            pools += [[f for f in self.ev.facts if f.entity and f.metric == (m.same_as or m.name)
+                       and f.unit in compatible] for m in metrics]
+        if not any(m.strict for m in metrics) and not capped:  # any fact of the entity; a sign ("+19 %") is a change's
             signed = direction or (q.sign if not points else 0)
             pools += [self._pool(e, None, compatible, signed, anywhere=entity is None) for e in [entity, *others]]
         pools += [
@@ -274,6 +271,8 @@ class Figures(Binding, Derived, Counts, Durations):
             nxt = next((o for o in qs if o.start >= q.end), None)
             rate = rate_after(text, nxt.end) if nxt is not None else ""
         ratio = as_percent(q)
+        wrong_way: Finding | None = None  # a fact the figure matches the other way round: "the other four are
+        # up about $5k combined" matches GOOG's −5,312.40 before the four's sum
         for pool in pools:
             hits = [f for f in pool if matches(q, _per(f, rate) * (f.direction or 1) if q.sign else _per(f, rate),
                                                signed=self._signed(f))  # "−$420k/yr" of an unsigned saving
@@ -298,7 +297,12 @@ class Figures(Binding, Derived, Counts, Durations):
                         return Finding(kind="figure", text=q.text, status=Status.NONE, evidence=[held[0].id],
                                        note=f"{q.text} is {held[0].id}, of a holding the sentence does not name"
                                        ), metrics
+                if found.kind == "direction" or (wrong_way is not None and found.status is not Status.SUPPORTED):
+                    wrong_way = wrong_way or found
+                    continue
                 return found, metrics
+        if wrong_way is not None:
+            return wrong_way, metrics
         if chained and prev is not None and _COMPARATOR.fullmatch(
             _HEDGE_WORDS.sub("", _PAREN.sub("", text[prev[0].end : q.start]))
         ):

@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 
 from ..hooks import CheckResult
 from .cards import figure_cards, post_numbers
-from .conversation import chat_messages, is_email_thread, people, speaker_labels, tool_io
+from .conversation import agent_names, chat_messages, is_email_thread, people, speaker_labels, tool_io
 from .dataliterals import data_as_yaml
 from .markup import apparatus, edits
 from .orgmode import is_org, read_org
@@ -252,7 +252,8 @@ def _plain_text_art(text: str) -> str:
 def tidy(text: str) -> str:
     """An R session's code (:mod:`.rconsole`), a psql session's queries and tables (:mod:`.psql`),
     JSON blocks and code blocks' data literals (:mod:`.dataliterals`), the people a thread or
-    transcript names, an agent trace's tool calls and results (:mod:`.conversation`), blockquote
+    transcript names, a multi-agent log's agents, an agent trace's tool calls and results
+    (:mod:`.conversation`), blockquote
     marks, inline HTML tags, character references ("&middot;") and link targets in Markdown, other
     tools' markup (:mod:`.markup`: tracked changes, placeholders, references, citations, formulas,
     web furniture), reStructuredText directives and their options, AsciiDoc block attributes, words
@@ -261,7 +262,8 @@ def tidy(text: str) -> str:
     ("- [x] …"), a thread's post numbers ("🧵 1/8"), callout and toggle marks and property lines
     ("Role:: …") of notes apps, cards of figures ("Paid       $75,890.50"), page headers and footers
     of text pasted from a PDF — blanked or made plain, every line keeping its length."""
-    text = tool_io(people(speaker_labels(chat_messages(_plain_text_art(data_as_yaml(psql_as_text(r_console(text))))))))
+    text = _plain_text_art(data_as_yaml(psql_as_text(r_console(text))))
+    text = tool_io(people(speaker_labels(agent_names(chat_messages(text)))))
     text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
     text = _ENTITY.sub(lambda m: html.unescape(m.group(0)).ljust(len(m.group(0))), text)
     text = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), text)

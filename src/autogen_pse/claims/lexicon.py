@@ -80,6 +80,9 @@ DOWN_WORDS = (
     "loss",
     "losses",
     "lost",
+    "given back",
+    "gave back",
+    "giving back",
     "losing",
     "loser",
     "losers",
@@ -320,20 +323,52 @@ def _phrase_body(phrase: str, modifiers: bool) -> str:
     return re.escape(phrase).replace(r"\ ", r"[\s-]+")
 
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+|%")  # ("% mv": a percent sign opens a phrase)
 
 
 def tokens(text: str) -> frozenset[str]:
-    """The lower-case letter-and-digit runs of ``text``: what :func:`first_tokens` is checked against."""
+    """The lower-case letter-and-digit runs and percent signs of ``text``: what :func:`first_tokens` is
+    checked against."""
     return frozenset(_TOKEN.findall(text.lower()))
 
 
+def token_starts(text: str) -> dict[str, list[int]] | None:
+    """Where each of :func:`tokens` starts in ``text`` (``None`` when lower-casing changes its length)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None
+    out: dict[str, list[int]] = {}
+    for m in _TOKEN.finditer(lowered):
+        out.setdefault(m.group(0), []).append(m.start())
+    return out
+
+
+def phrase_matches(
+    rx: re.Pattern[str], first: frozenset[str] | None, text: str, starts: dict[str, list[int]] | None
+) -> list[re.Match[str]]:
+    """``rx.finditer(text)`` for a :func:`phrase_regex` whose phrases start with the tokens ``first``, tried
+    only where one of them starts (``starts``: :func:`token_starts`): a regex of hundreds of phrases is slow
+    to try at every position."""
+    if first is None or starts is None:
+        return list(rx.finditer(text))
+    hits = first.intersection(starts)
+    if not hits:
+        return []
+    out: list[re.Match[str]] = []
+    end = -1
+    for pos in sorted(p for t in hits for p in starts[t]) if len(hits) > 1 else starts[next(iter(hits))]:
+        if pos >= end and (m := rx.match(text, pos)) is not None:
+            out.append(m)
+            end = m.end()
+    return out
+
+
 def first_tokens(phrases: list[str] | tuple[str, ...]) -> frozenset[str] | None:
-    """The first letter-and-digit run of each phrase: a phrase can only match a text whose
+    """The first letter-and-digit run (or percent sign) of each phrase: a phrase can only match a text whose
     :func:`tokens` hold its first one (``None`` when a phrase starts with a symbol: no such test)."""
     out = set()
     for p in phrases:
-        m = re.match(r"\s*([a-z0-9]+)", p.lower())
+        m = re.match(r"\s*([a-z0-9]+|%)", p.lower())
         if m is None:
             return None
         out.add(m.group(1))

@@ -8,7 +8,7 @@ import itertools
 import re
 
 from .evidence import Metric
-from .lexicon import tokens
+from .lexicon import phrase_matches, token_starts
 from .model import Finding, Status
 from .patterns import (
     _AFTER_GAP,
@@ -54,6 +54,12 @@ _PAIR_GAP = re.compile(r"\s*(?:[,/]|\bor\b)\s*(?:about|approx\.?|around|roughly|
 
 # ", and it accounts for": a clause with a subject of its own, which the words before do not name
 _NEW_SUBJECT = re.compile(r",\s*and\s+(?:it|they|this|that|he|she|we|you|I)\s+[a-z]+", re.IGNORECASE)
+# the holdings' figures listed after a colon, the holdings and figures cut out: ": # (…), #, and at "
+_OWN_FIGURE = re.compile(r"\s*(?:to|by|of|at|=|:)?\s*[~≈]?\s*[-+−]?\s*[$€£]?\d")
+_LIST_ITEMS = re.compile(r":(?:[\s,;]*(?:and\s+)?(?:at|=|:|of|on)?\s*[~≈]?\s*#(?:\s*\([^()]*\))?)*"
+                         r"[\s,;]*(?:and\s+)?(?:at|=|:|of|on)?\s*[~≈]?\s*", re.IGNORECASE)
+# "without an attached rule": no rule's level follows
+_WITHOUT = re.compile(r"\b(?:without|with\s+no)\s+(?:an?\s+|any\s+)?(?:\w+\s+)?$", re.IGNORECASE)
 _WITH_CLAUSE = re.compile(r",\s*with\b", re.IGNORECASE)  # an absolute clause: its figure has its own subject
 # "a further fall to -20.00 %": the level a fall reaches
 _FALL_TO = re.compile(
@@ -94,13 +100,13 @@ class MetricNaming(VerifierState):
         if len(self._spans) > 256:
             self._spans.clear()
         spans: list[tuple[int, int, Metric]] = []
-        words = tokens(text)
+        starts = token_starts(text)
         for metric in self.ev.metrics:
             rx = self.metric_re.get(metric.name)
-            first = self.metric_first.get(metric.name)
-            if rx is None or (first is not None and not first & words):
-                continue  # none of its phrases can start here (a regex of hundreds of phrases is slow)
-            spans += [(m.start(), m.end(), metric) for m in rx.finditer(text)
+            if rx is None:
+                continue
+            found = phrase_matches(rx, self.metric_first.get(metric.name), text, starts)
+            spans += [(m.start(), m.end(), metric) for m in found
                       if not (m.group(0).lower() == "up" and _SUMMED_UP.search(text, 0, m.start()))
                       and not (m.group(0).lower() == "close" and _NEAR_CLOSE.match(text, m.end()))]
         spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
@@ -163,7 +169,7 @@ class MetricNaming(VerifierState):
         accepted = ("count", "units") if _bare(q) else _quantity_units(q)
         priced = q.unit == "money" and re.search(r"(?:\bat|@)\s*[~≈]?\s*$", text[max(0, q.start - 6) : q.start])
         for s, e, metric in spans:
-            if not any(u in accepted for u in metric.units):
+            if not any(u in accepted for u in metric.units) or _WITHOUT.search(text, max(0, s - 30), s):
                 continue
             if e <= q.start:
                 if text.startswith(("since", "under", "below", "above", "over"), s) and any(
@@ -243,6 +249,34 @@ class MetricNaming(VerifierState):
             if all(named.name != o.name for o in out):
                 out.append(named)
         return out
+
+    def _list_head(
+        self, text: str, q: Quantity, spans: list[tuple[int, int, Metric]], qs: list[Quantity]
+    ) -> list[Metric]:
+        """ "Annualised volatility, from 36 monthly returns: AMZN 48.04%, AAPL 47.12%, MSFT at 27.66%": the
+        metric named just before a colon names every figure of the list of holdings after it."""
+        colon = text.rfind(":", 0, q.start)
+        lo = max([colon - 60, *(c.end() for c in _STRONG.finditer(text, 0, max(colon, 0)))])
+        heads = [(s, e, m) for s, e, m in spans if lo <= s and e <= colon and m.scope != "global"
+                 and any(u in _quantity_units(q) for u in m.units)]
+        if colon < 0 or not heads:
+            return []
+        named = [(m.start, m.end, "") for m in self.catalogue.find(text[colon:q.start])]
+        listed = [(o.start - colon, o.end - colon, "#") for o in qs if colon < o.start and o.end <= q.start]
+        piece = text[colon:q.start]
+        for a, b, mark in sorted(named + listed, reverse=True):
+            piece = piece[:a] + mark + piece[b:]
+        if not listed or len(named) <= len(listed) or not _LIST_ITEMS.fullmatch(piece):
+            return []  # (the figure is not the first of the list, and each has its holding)
+        # the head noun: not a qualifier with a count of its own ("from up to 36 monthly returns"), not the
+        # word of a figure of its own ("up to 36"), not the state of the noun before it ("drawdown since
+        # purchase:", "weights under cap:")
+        heads = [h for h in heads if not any(0 <= h[0] - o.end <= 15 for o in qs)
+                 and not _OWN_FIGURE.match(text, h[1])
+                 and not (text.startswith(("since", "under", "below", "above", "over"), h[0])
+                          and any(e2 <= h[0] and not text[e2 : h[0]].strip() for _s2, e2, _m2 in heads))] or heads
+        last = max(s for s, _e, _m in heads)
+        return [m for s, _e, m in heads if s == last]
 
     def _level_reached(
         self, text: str, q: Quantity, spans: list[tuple[int, int, Metric]], qs: list[Quantity]

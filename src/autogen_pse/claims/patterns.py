@@ -413,3 +413,25 @@ _PLAN_BEFORE = re.compile(
     r"|\b(?:give|giving)\s+(?:it|them|this|that)\s+(?:another\s+|a\s+further\s+|about\s+)?$",  # "We give it two weeks."
     re.IGNORECASE,
 )
+
+
+# figures (figures.py): a data field's key that names a percentage; a list of orders ("Orders entered: AAPL -79,
+# MSFT -600": a signed whole number is a number of shares); an accountant's parenthesis for a loss; a spread
+# between holdings; hedge words; a pronoun subject; a holding the sentence does not name ("a sub-$23k position")
+_PCT_KEY = re.compile(r"\b(?:pct|percent)\s*[:=]\s*$", re.IGNORECASE)  # a data field's key names a percentage
+_ORDERS = re.compile(r"\b(?:orders?|trades?|tickets?|fills?|executions?|blotter)\b[^.;]*$", re.IGNORECASE)
+_ACCOUNTING = re.compile(r"\(\s*[$€£]?\s*$")
+_SPREAD = re.compile(r"\b(?:spread|apart|gap|difference|differ|separat\w*)\b", re.IGNORECASE)
+_HEDGE_WORDS = re.compile(r"\s*\b(?:about|around|roughly|approximately|approx\.|nearly|almost|just)\s*$|~\s*$", re.I)
+_PRONOUN_SUBJECT = re.compile(r"\b(?:it|it's|it’s|its|she|he|this\s+one|that\s+one|the\s+\w+\s+one)\b", re.I)
+_A_HOLDING = re.compile(r"(?<!\bper\s)\b(?:position|holding|stake)\b", re.IGNORECASE)
+# a direction anywhere in a sentence; a figure in a parenthesis compared with one before ("ahead of Apple (47.12 %)")
+_ANY_DIRECTION = re.compile(
+    r"[-−–]\s*(?:c\.|~|about|approx\.?)?\s*\d|\b(?:down|lost|los[se]s?|losing|lower|fell|fall(?:en)?|declin\w*|"
+    r"negative|under\s?water|red|drop\w*|shr[iu]nk\w*|below|less|up|gain\w*|rose|risen|positive|profit\w*)\b",
+    re.IGNORECASE,
+)
+_COMPARED_PAREN = re.compile(
+    r"[^.;]{0,40}\b(?:ahead\s+of|behind|above|below|than|versus|vs\.?|compared\s+with|next\s+to)\s+"
+    r"[\w.&'’ ]{1,30}?\s*\(\s*(?:~|about|around)?\s*$", re.IGNORECASE,
+)

@@ -102,7 +102,7 @@ _AFTER = (
     r"|\s?[$€£](?!\w))?"  # "420 000 $", "12,50 €": the symbol after the figure (French, German usage)
 )
 _DIGITS = re.compile(
-    rf"(?<![\w.,/\\:#'’^])(?<![A-Za-z_]-)(?<!\d{4}-)(?<![Qq][1-4]-)(?<![Qq][1-4]\s)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
+    rf"(?<![\w.,/\\:#'’^])(?:(?<![A-Za-z_]-)|(?<=\bsub-))(?<!\d{4}-)(?<![Qq][1-4]-)(?<![Qq][1-4]\s)(?P<sign>[-+−–](?=(?:US\$|\$|€|£)?\d))?\s?{_CURRENCY_PREFIX}?{_NUM}{_SCALE}(?P<plus>\+)?{_AFTER}"
 )
 _WORD_AFTER = re.compile(
     r"^(?P<after>\s?%|\s(?:percent|per\s?cent|percentage\s+points?)\b|\s?-?fold\b|\s(?:times)\b"
@@ -132,7 +132,7 @@ _HEDGES = [
         "under",
         r"under|less\s+than|below|at\s+most|(?<!\badd\s)(?<!\badds\s)(?<!\badded\s)(?<!\bsum\s)(?<!\bsums\s)"
         r"(?<!\bcome\s)(?<!\bcomes\s)up\s+to|no\s+more\s+than|well\s+under|fewer\s+than|within"  # not "add up to"
-        r"|<|≤|shy\s+of|short\s+of|shorter\s+than|(?:smaller|shallower)\s+(?:[a-z-]+\s+){1,2}than",
+        r"|<|≤|shy\s+of|short\s+of|shorter\s+than|(?:smaller|shallower)\s+(?:[a-z-]+\s+){1,2}than|\bsub-",
     ),
 ]
 _HEDGE_RE = re.compile(

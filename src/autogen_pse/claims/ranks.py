@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from .binding import Binding
 from .catalogue import Mention
 from .evidence import Count, FactValue, Metric
-from .lexicon import ORDINALS, tokens
+from .lexicon import ORDINALS, phrase_matches, token_starts
 from .model import Finding, Status
 from .patterns import _CLAUSE, _LIST_SEP, _PAREN, _POSSESSIVE
 from .quantities import Quantity
@@ -84,12 +84,12 @@ class Ranks(Binding):
         out: list[Finding] = []
         if not self.rank_any.search(text):
             return out
-        words = tokens(text)
+        starts = token_starts(text)
         found = [
             (m, metric, phrase, order)
             for (rx, metric, phrase, order), first in zip(self.rank_re, self.rank_first, strict=True)
-            if rx and (first is None or first & words)
-            for m in rx.finditer(text)
+            if rx
+            for m in phrase_matches(rx, first, text, starts)
         ]
         longest = [  # "the best return per year" is that, not "the best return"
             f

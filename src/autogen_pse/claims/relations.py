@@ -46,6 +46,13 @@ _DENIED = re.compile(  # "— not allowed", "is not permitted", "isn't allowed u
     r"|[^.;!?]{0,25}?\b(?:is|are|stays?|remains?)\s+(?:blocked|prohibited|forbidden|barred|off the table)\b",
     re.IGNORECASE,
 )
+# "Not allowed: adding to Google …; selling Amazon or IBM.", "What isn't permitted: BUY on GOOG, …": a label
+# that denies every action listed after it
+_DENIED_LIST = re.compile(
+    r"(?:\bnot\s+(?:allowed|permitted)|n['’]t\s+(?:allowed|permitted)|\b(?:forbidden|prohibited|barred|banned|"
+    r"disallowed|off[- ]limits|off the table|ruled out))[*_]*\s*:",
+    re.IGNORECASE,
+)
 # a rule's own parameter, not a holding's flag: "Long-held loss: 730+ days", "stop loss pct: -20.00"
 _RULE_PARAMETER = re.compile(r"\s*(?:days|pct|percent|threshold)?\s*[:=]?\s*[≥>]?\s*[-−]?\d", re.IGNORECASE)
 # "Could we buy more Google instead?", "if we trim aapl to 30 what do we sell": asked, not advised — but
@@ -126,8 +133,11 @@ class Relations(Directions, Ranks, Figures):
             text = row.get("reason", "")
             mentions, scope = self.catalogue.find(text), [named[0].entity] if named else scope
         first_verb = self.action_any.search(text) if self.action_any else None
+        denied = _DENIED_LIST.search(text)
         verbs_from = first_verb.start() if first_verb else len(text)  # where the first action word is
         for m in self.action_any.finditer(text) if self.action_any else []:
+            if denied and denied.end() <= m.start():
+                continue  # listed under "Not allowed:"
             actions = self.action_of[_fold(m.group(0))]
             clause_before = _CLAUSE.split(text[max(0, m.start() - 40) : m.start()])[-1]
             after = text[m.end() : m.end() + 40]

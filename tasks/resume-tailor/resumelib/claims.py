@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from autogen_pse.claims import annotation_lines, mend, run_report_lines, wrapper_lines
+from autogen_pse.claims import annotation_lines, mend, message_header_lines, run_report_lines, wrapper_lines
 
 from .changelog import as_markdown as changelog
 from .cv import degree_compatible, degree_field, find_degrees, parse_education_entry, parse_role, remove_dates
@@ -657,8 +657,9 @@ def _analyse(artifact: str, model: CvModel, notes: set[int] | None = None) -> An
     # "<summary>Brightline … — 2020 → present</summary>": a GitHub CV's collapsible entry, read without its tags
     # a run's digest around the CV (run id, model, tokens, checks, "Unsubscribe"): blank lines, numbers kept;
     mended = mend(artifact)
-    # (and a chat's words around a fenced CV, a coach's notes on the draft)
-    report = run_report_lines(mended) | wrapper_lines(mended) | annotation_lines(mended) | (notes or set())
+    # (and a chat's words around a fenced CV, a coach's notes on the draft, a chat's message headers)
+    report = (run_report_lines(mended) | wrapper_lines(mended) | annotation_lines(mended) | message_header_lines(mended)
+              | (notes or set()))
     lines = form_heads([re.sub(r"\s@\s", " at ", re.sub(r"^:\s+", "", _HTML_TAG.sub("", line)))
                         if n not in report else "" for n, line in enumerate(mended.splitlines(), start=1)])
     sections = split_sections(lines)
